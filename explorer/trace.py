@@ -1,0 +1,216 @@
+"""The record of a fit: every quantity of every round, read by the app.
+
+A Trace stores only what cannot be derived cheaply: the raw scores F_m of the
+training points at every round, the leaf each point falls in, the bags and the
+trees. Residuals, probabilities, losses and predictions anywhere on the plane
+are derived from those on demand.
+"""
+
+from functools import cached_property
+
+import numpy as np
+from numba import njit
+
+from . import losses
+from .tree import LEAF
+
+
+class Trace:
+    """Everything about one boosting fit, round by round (round 0 is the constant f0).
+
+    Attributes
+    ----------
+    params : dict, the fit's parameters
+    classes : the two original labels (class 1 is the larger), or None for regression
+    X, y : training data (y encoded 0/1 for classification)
+    X_valid, y_valid : validation data or None
+    f0 : float, the best constant
+    raw : (n_rounds + 1, n) array, F_m at the training points
+    leaf : (n_rounds + 1, n) int array, the leaf (node id in tree m) of each point; row 0 is -1
+    in_bag : (n_rounds + 1, n) bool array, or None without subsampling
+    nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
+    """
+
+    def __init__(self, *, params, classes, X, y, X_valid, y_valid, f0, raw, leaf, in_bag,
+                 nodes, offsets):
+        self.params = params
+        self.classes = classes
+        self.X, self.y = X, y
+        self.X_valid, self.y_valid = X_valid, y_valid
+        self.f0 = f0
+        self.raw = raw
+        largest = int(np.diff(offsets).max())
+        self.leaf = leaf.astype(np.int16) if largest < np.iinfo(np.int16).max else leaf
+        self.in_bag = in_bag
+        self.nodes = nodes
+        self.offsets = offsets
+        for array in (self.raw, self.leaf, self.nodes, self.offsets):
+            array.flags.writeable = False  # one trace is shared by every session
+
+    # --- what was fitted ---
+
+    @property
+    def loss(self):
+        return self.params["loss"]
+
+    @property
+    def is_classifier(self):
+        return self.classes is not None
+
+    @property
+    def n_rounds(self):
+        return self.params["n_rounds"]
+
+    @property
+    def learning_rate(self):
+        return self.params["learning_rate"]
+
+    @property
+    def _code(self):
+        return losses.CODES[self.loss]
+
+    def tree(self, m):
+        """Nodes of tree m (1..n_rounds); node 0 is the root."""
+        self._check_round(m, first=1)
+        return self.nodes[self.offsets[m - 1]:self.offsets[m]]
+
+    # --- quantities at round m on the training points ---
+
+    def residual(self, m):
+        """Pseudo-residuals -dL/dF at F_m (y - p for log-loss); tree m + 1 is fitted to them."""
+        self._check_round(m)
+        out = np.empty_like(self.y)
+        losses.negative_gradient(self._code, self.y, self.raw[m], out)
+        return out
+
+    def hessian(self, m):
+        """Second derivatives at F_m (p (1 - p) for log-loss), as the leaf values use them."""
+        out = np.empty_like(self.y)
+        losses.hessian(self._code, self.y, self.residual(m), out)
+        return out
+
+    def proba(self, m):
+        """p(class 1) of the training points at round m."""
+        self._check_round(m)
+        return self.link(self.raw[m])
+
+    def link(self, raw):
+        """Probability from raw score: sigmoid(F) (log-loss) or sigmoid(2F) (exponential)."""
+        return losses.probability(self._code, raw)
+
+    @cached_property
+    def train_loss(self):
+        return losses.mean_loss(self._code, self.y, self.raw)
+
+    @cached_property
+    def valid_raw(self):
+        return None if self.X_valid is None else self.staged_decision_function(self.X_valid)
+
+    @cached_property
+    def valid_loss(self):
+        return None if self.X_valid is None else losses.mean_loss(self._code, self.y_valid, self.valid_raw)
+
+    @cached_property
+    def train_accuracy(self):
+        return self._accuracy(self.y, self.raw)
+
+    @cached_property
+    def valid_accuracy(self):
+        return None if self.X_valid is None else self._accuracy(self.y_valid, self.valid_raw)
+
+    def _accuracy(self, y, raw):
+        if not self.is_classifier:
+            return None
+        return ((raw > 0) == (y == 1)).mean(axis=1)
+
+    # --- predictions anywhere ---
+
+    def decision_function(self, X, m=None):
+        """F_m(x) for each row of X (m defaults to the last round)."""
+        m = self.n_rounds if m is None else m
+        self._check_round(m)
+        out = np.full(len(X), self.f0)
+        _add_trees(self.nodes, self.offsets, self.learning_rate, self._float32(X), 1, m + 1, out)
+        return out
+
+    def staged_decision_function(self, X):
+        """Array (n_rounds + 1, len(X)) whose row m is F_m(X)."""
+        X32 = self._float32(X)
+        out = np.empty((self.n_rounds + 1, len(X32)))
+        out[0] = self.f0
+        _staged(self.nodes, self.offsets, self.learning_rate, X32, out)
+        return out
+
+    def predict_proba(self, X, m=None):
+        """(len(X), 2) class probabilities at round m."""
+        p = self.link(self.decision_function(X, m))
+        return np.column_stack([1 - p, p])
+
+    def predict(self, X, m=None):
+        """Labels (classification) or values (regression) at round m."""
+        F = self.decision_function(X, m)
+        return F if not self.is_classifier else self.classes[(F > 0).astype(int)]
+
+    def regions(self, m, lo, hi):
+        """Leaves of tree m as boxes on the plane of the first two features.
+
+        Returns a record array with fields node, x0, x1, y0, y1: the box of each
+        leaf, starting from the rectangle lo..hi (each a pair (x, y)).
+        """
+        tree = self.tree(m)
+        boxes = []
+        stack = [(0, lo[0], hi[0], lo[1], hi[1])]
+        while stack:
+            k, x0, x1, y0, y1 = stack.pop()
+            node = tree[k]
+            if node["left"] == LEAF:
+                boxes.append((k, x0, x1, y0, y1))
+                continue
+            t = node["threshold"]
+            if node["feature"] == 0:
+                stack.append((node["right"], max(x0, t), x1, y0, y1))
+                stack.append((node["left"], x0, min(x1, t), y0, y1))
+            else:
+                stack.append((node["right"], x0, x1, max(y0, t), y1))
+                stack.append((node["left"], x0, x1, y0, min(y1, t)))
+        boxes.sort()
+        return np.rec.fromrecords(boxes, names="node,x0,x1,y0,y1")
+
+    def _float32(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.X.shape[1]:
+            raise ValueError(f"X must have shape (k, {self.X.shape[1]}); got {X.shape}.")
+        if not np.isfinite(X).all():
+            raise ValueError("X contains NaN or infinite values.")
+        # trees compare float32(x), as scikit-learn does
+        return np.ascontiguousarray(X, dtype=np.float32)
+
+    def _check_round(self, m, first=0):
+        if not (isinstance(m, (int, np.integer)) and first <= m <= self.n_rounds):
+            raise ValueError(f"round must be an integer in {first}..{self.n_rounds}; got {m!r}.")
+
+    @property
+    def nbytes(self):
+        """Memory held by the record itself (not the training data)."""
+        bag = 0 if self.in_bag is None else self.in_bag.nbytes
+        return self.raw.nbytes + self.leaf.nbytes + self.nodes.nbytes + self.offsets.nbytes + bag
+
+
+@njit(cache=True, nogil=True)
+def _add_trees(nodes, offsets, learning_rate, X, first, stop, out):
+    """out += nu * tree_m(X) for m in first..stop-1, tree after tree as scikit-learn adds them."""
+    for m in range(first, stop):
+        tree = nodes[offsets[m - 1]:offsets[m]]
+        for i in range(X.shape[0]):
+            k = 0
+            while tree[k].left != LEAF:
+                k = tree[k].left if X[i, tree[k].feature] <= tree[k].threshold else tree[k].right
+            out[i] = out[i] + learning_rate * tree[k].value
+
+
+@njit(cache=True, nogil=True)
+def _staged(nodes, offsets, learning_rate, X, out):
+    for m in range(1, out.shape[0]):
+        out[m] = out[m - 1]
+        _add_trees(nodes, offsets, learning_rate, X, m, m + 1, out[m])
+

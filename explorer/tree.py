@@ -1,0 +1,550 @@
+"""Regression trees grown exactly as scikit-learn 1.9 grows them.
+
+Gradient boosting fits one such tree per round to the pseudo-residuals. The
+aim here is not only the same predictions on the training points but the same
+tree, split for split, so that the regions drawn on the plane and the numbers
+shown for every node are scikit-learn's own (see ../shared/REFERENCE.md):
+
+- features are visited in scikit-learn's random order (a 32-bit xorshift
+  generator seeded once per tree, Fisher-Yates draws, constant features
+  remembered down the tree), and a later feature wins only when strictly better;
+- each node sorts its samples with scikit-learn's introsort, because the order
+  of equal values decides the order in which the running sums are added, and
+  the last bits of those sums decide near-ties;
+- values closer than 1e-7 (in float32) count as equal; thresholds are midpoints
+  in float64 of float32 values; samples go left when float32(x) <= threshold;
+- depth-first growth pushes the right child before the left one; best-first
+  growth (max_leaves) uses the C++ standard library's binary heap.
+
+A tree is one numpy structured array of nodes (``NODE``); node 0 is the root
+and children always come after their parent.
+"""
+
+import numpy as np
+from numba import njit
+
+NODE = np.dtype(
+    [
+        ("feature", np.int32),  # -2 at a leaf
+        ("threshold", np.float64),  # go left when float32(x[feature]) <= threshold
+        ("left", np.int32),  # -1 at a leaf
+        ("right", np.int32),
+        ("n", np.int32),  # in-bag training samples in the node
+        ("depth", np.int32),
+        ("impurity", np.float64),  # variance of the residuals
+        ("improvement", np.float64),  # weighted impurity decrease of the split; 0 at a leaf
+        ("sum_r", np.float64),  # sum of the residuals (y - p for log-loss)
+        ("sum_h", np.float64),  # sum of the hessians (p(1 - p) for log-loss)
+        ("value", np.float64),  # leaf: its value before the learning rate; inside: mean residual
+    ]
+)
+LEAF = -1
+UNDEFINED = -2
+EPSILON = np.finfo(np.float64).eps  # scikit-learn's tolerance for "pure" and "no gain"
+_SORT_SMALL = 15  # introsort hands segments of this size or less to insertion sort
+
+
+# --- scikit-learn's random feature order ------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _rand_int(low, high, state):
+    """Integer in [low, high) from scikit-learn's xorshift generator (``our_rand_r``)."""
+    s = state[0]
+    if s == 0:
+        s = 1
+    s = (s ^ (s << 13)) & 0xFFFFFFFF
+    s ^= s >> 17
+    s = (s ^ (s << 5)) & 0xFFFFFFFF
+    state[0] = s
+    return low + (s % 0x80000000) % (high - low)
+
+
+# --- scikit-learn's introsort (3-way partition, insertion sort below 16) -----
+
+
+@njit(cache=True, nogil=True)
+def _swap(values, samples, i, j):
+    values[i], values[j] = values[j], values[i]
+    samples[i], samples[j] = samples[j], samples[i]
+
+
+@njit(cache=True, nogil=True)
+def _median3(values, lo, n):
+    a = values[lo]
+    b = values[lo + n // 2]
+    c = values[lo + n - 1]
+    if a < b:
+        if b < c:
+            return b
+        elif a < c:
+            return c
+        return a
+    elif b < c:
+        if a < c:
+            return a
+        return c
+    return b
+
+
+@njit(cache=True, nogil=True)
+def _sift_down(values, samples, lo, start, end):
+    root = start
+    while True:
+        child = root * 2 + 1
+        top = root
+        if child < end and values[lo + top] < values[lo + child]:
+            top = child
+        if child + 1 < end and values[lo + top] < values[lo + child + 1]:
+            top = child + 1
+        if top == root:
+            return
+        _swap(values, samples, lo + root, lo + top)
+        root = top
+
+
+@njit(cache=True, nogil=True)
+def _heapsort(values, samples, lo, n):
+    start = (n - 2) // 2
+    while True:
+        _sift_down(values, samples, lo, start, n)
+        if start == 0:
+            break
+        start -= 1
+    end = n - 1
+    while end > 0:
+        _swap(values, samples, lo, lo + end)
+        _sift_down(values, samples, lo, 0, end)
+        end -= 1
+
+
+@njit(cache=True, nogil=True)
+def _insertion_sort(values, samples, lo, n):
+    for i in range(lo + 1, lo + n):
+        v = values[i]
+        s = samples[i]
+        j = i
+        while j > lo and values[j - 1] > v:
+            values[j] = values[j - 1]
+            samples[j] = samples[j - 1]
+            j -= 1
+        values[j] = v
+        samples[j] = s
+
+
+@njit(cache=True, nogil=True)
+def sort_segment(values, samples, lo, n):
+    """Sort values[lo:lo+n] and samples alongside, as scikit-learn's simultaneous_sort.
+
+    The recursion on the left part is kept on an explicit stack; the parts are
+    disjoint, so the order in which they are finished does not change the result.
+    """
+    if n == 0:
+        return
+    stack = np.empty((2 * 64 + 8, 3), dtype=np.int64)
+    top = 0
+    stack[0, 0] = lo
+    stack[0, 1] = n
+    stack[0, 2] = 2 * int(np.log2(n))
+    top = 1
+    while top > 0:
+        top -= 1
+        lo = stack[top, 0]
+        n = stack[top, 1]
+        maxd = stack[top, 2]
+        while n > _SORT_SMALL:
+            if maxd <= 0:
+                _heapsort(values, samples, lo, n)
+                n = 0
+                break
+            maxd -= 1
+            pivot = _median3(values, lo, n)
+            i = 0
+            left = 0
+            right = n
+            while i < right:
+                v = values[lo + i]
+                if v < pivot:
+                    _swap(values, samples, lo + i, lo + left)
+                    i += 1
+                    left += 1
+                elif v > pivot:
+                    right -= 1
+                    _swap(values, samples, lo + i, lo + right)
+                else:
+                    i += 1
+            stack[top, 0] = lo
+            stack[top, 1] = left
+            stack[top, 2] = maxd
+            top += 1
+            lo += right
+            n -= right
+        _insertion_sort(values, samples, lo, n)
+
+
+# --- one node: sums, impurity and the best split -----------------------------
+
+
+@njit(cache=True, nogil=True)
+def _node_sums(r, samples, start, end):
+    """Sum and sum of squares of the residuals, added in the node's current sample order."""
+    s = 0.0
+    sq = 0.0
+    for p in range(start, end):
+        v = r[samples[p]]
+        s += v
+        sq += v * v
+    return s, sq
+
+
+@njit(cache=True, nogil=True)
+def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
+    """Running left sum moved to ``pos`` from the nearer side, as scikit-learn's Criterion.update."""
+    if pos - pos_prev <= end - pos:
+        for p in range(pos_prev, pos):
+            left += r[samples[p]]
+        return left
+    left = total
+    for p in range(end - 1, pos - 1, -1):
+        left -= r[samples[p]]
+    return left
+
+
+@njit(cache=True, nogil=True)
+def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
+               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng):
+    """Find, apply and measure the best squared-error split of samples[start:end].
+
+    Returns (pos, feature, threshold, impurity_left, impurity_right, improvement,
+    n_constant_features); pos == end means no valid split.
+    """
+    tol = np.float32(1e-7)
+    n_features = features.shape[0]
+    n_node = float(end - start)
+    best_proxy = -np.inf
+    best_pos = end
+    best_feature = UNDEFINED
+    best_threshold = -2.0
+    f_i = n_features
+    n_visited = 0
+    n_found = 0
+    n_drawn = 0
+    n_total = n_known_constants
+    while f_i > n_total and (n_visited < n_features or n_visited <= n_found + n_drawn):
+        n_visited += 1
+        f_j = _rand_int(n_drawn, f_i - n_found, rng)
+        if f_j < n_known_constants:
+            features[n_drawn], features[f_j] = features[f_j], features[n_drawn]
+            n_drawn += 1
+            continue
+        f_j += n_found
+        feature = features[f_j]
+        for p in range(start, end):
+            fvalues[p] = X[samples[p], feature]
+        sort_segment(fvalues, samples, start, end - start)
+        if fvalues[end - 1] <= fvalues[start] + tol:
+            features[f_j], features[n_total] = features[n_total], features[f_j]
+            n_found += 1
+            n_total += 1
+            continue
+        f_i -= 1
+        features[f_i], features[f_j] = features[f_j], features[f_i]
+
+        left = 0.0
+        pos = start
+        p = start
+        while p < end:
+            p += 1
+            while p < end and fvalues[p] <= fvalues[p - 1] + tol:
+                p += 1
+            if p == end:
+                continue
+            if p - start < min_samples_leaf or end - p < min_samples_leaf:
+                continue
+            left = _left_sum(r, samples, start, end, p, left, pos, total)
+            pos = p
+            n_left = float(p - start)
+            right = total - left
+            proxy = left * left / n_left + right * right / (n_node - n_left)
+            if proxy > best_proxy:
+                best_proxy = proxy
+                best_pos = p
+                best_feature = feature
+                best_threshold = np.float64(fvalues[p - 1]) / 2.0 + np.float64(fvalues[p]) / 2.0
+
+    impurity_left = impurity_right = improvement = 0.0
+    if best_pos < end:
+        # Two-pointer partition; its order is the order the children add their sums in.
+        lo = start
+        hi = end
+        while lo < hi:
+            if X[samples[lo], best_feature] <= best_threshold:
+                lo += 1
+            else:
+                hi -= 1
+                samples[lo], samples[hi] = samples[hi], samples[lo]
+        left = _left_sum(r, samples, start, end, best_pos, 0.0, start, total)
+        right = total - left
+        sq_left = 0.0
+        for p in range(start, best_pos):
+            v = r[samples[p]]
+            sq_left += v * v
+        n_left = float(best_pos - start)
+        n_right = n_node - n_left
+        impurity_left = sq_left / n_left - (left / n_left) ** 2
+        impurity_right = (sq_total - sq_left) / n_right - (right / n_right) ** 2
+        improvement = (n_node / n_root) * (
+            impurity - (n_right / n_node * impurity_right) - (n_left / n_node * impurity_left)
+        )
+
+    # Constant features found here stay known to the descendants, in their original order.
+    features[:n_known_constants] = constant[:n_known_constants]
+    constant[n_known_constants:n_total] = features[n_known_constants:n_total]
+    return best_pos, best_feature, best_threshold, impurity_left, impurity_right, improvement, n_total
+
+
+# --- growing a tree ----------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _add_node(nodes, k, parent, is_left, depth, n, impurity, total):
+    if k == nodes.shape[0]:
+        grown = np.empty(2 * nodes.shape[0], dtype=nodes.dtype)
+        grown[:k] = nodes[:k]
+        nodes = grown
+    node = nodes[k]
+    node.feature = UNDEFINED
+    node.threshold = -2.0
+    node.left = LEAF
+    node.right = LEAF
+    node.n = n
+    node.depth = depth
+    node.impurity = impurity
+    node.improvement = 0.0
+    node.sum_r = total
+    node.sum_h = float(n)
+    node.value = total / float(n)
+    if parent >= 0:
+        if is_left:
+            nodes[parent].left = k
+        else:
+            nodes[parent].right = k
+    return nodes
+
+
+@njit(cache=True, nogil=True)
+def _set_split(node, feature, threshold, improvement):
+    node.feature = feature
+    node.threshold = threshold
+    node.improvement = improvement
+
+
+@njit(cache=True, nogil=True)
+def grow_depth_first(X, r, samples, nodes, k0, max_depth, min_samples_split,
+                     min_samples_leaf, rng):
+    """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
+
+    Returns (nodes, k): nodes may have been reallocated; the tree is nodes[k0:k].
+    """
+    n_samples = samples.shape[0]
+    n_root = float(n_samples)
+    n_features = X.shape[1]
+    fvalues = np.empty(n_samples, dtype=np.float32)
+    features = np.arange(n_features)
+    constant = np.empty(n_features, dtype=np.int64)
+    # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart
+    stack = np.empty((n_samples + 2, 6), dtype=np.int64)
+    stack_impurity = np.empty(n_samples + 2)
+    _push(stack, stack_impurity, 0, 0, n_samples, 0, -1, 1, 0, np.inf)
+    top = 1
+    k = k0
+    while top > 0:
+        top -= 1
+        start, end, depth = stack[top, 0], stack[top, 1], stack[top, 2]
+        parent, is_left, n_constant = stack[top, 3], stack[top, 4] == 1, stack[top, 5]
+        impurity = stack_impurity[top]
+        n = end - start
+        total, sq_total = _node_sums(r, samples, start, end)
+        is_leaf = depth >= max_depth or n < min_samples_split or n < 2 * min_samples_leaf
+        if parent < 0:
+            impurity = sq_total / n - (total / n) ** 2
+        is_leaf = is_leaf or impurity <= EPSILON
+        pos, feature, threshold, imp_left, imp_right, improvement = end, UNDEFINED, -2.0, 0.0, 0.0, 0.0
+        if not is_leaf:
+            pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
+                X, r, samples, fvalues, features, constant, n_constant,
+                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng)
+            is_leaf = pos >= end or improvement + EPSILON < 0.0
+        nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
+                          depth, n, impurity, total)
+        if not is_leaf:
+            _set_split(nodes[k], feature, threshold, improvement)
+            _push(stack, stack_impurity, top, pos, end, depth + 1, k - k0, 0, n_constant, imp_right)
+            _push(stack, stack_impurity, top + 1, start, pos, depth + 1, k - k0, 1, n_constant,
+                  imp_left)
+            top += 2
+        k += 1
+    _localise(nodes, k0, k)
+    return nodes, k
+
+
+@njit(cache=True, nogil=True)
+def _push(stack, stack_impurity, top, start, end, depth, parent, is_left, n_constant, impurity):
+    stack[top, 0] = start
+    stack[top, 1] = end
+    stack[top, 2] = depth
+    stack[top, 3] = parent
+    stack[top, 4] = is_left
+    stack[top, 5] = n_constant
+    stack_impurity[top] = impurity
+
+
+@njit(cache=True, nogil=True)
+def _localise(nodes, k0, k):
+    """Child links were written as global rows; store them relative to the tree's root."""
+    for j in range(k0, k):
+        if nodes[j].left != LEAF:
+            nodes[j].left -= k0
+            nodes[j].right -= k0
+
+
+# The C++ standard library's binary heap (libstdc++ push_heap / pop_heap),
+# ordered by improvement: equal improvements leave in the same order as there.
+
+
+@njit(cache=True, nogil=True)
+def _heap_up(heap, key, hole, top, item):
+    parent = (hole - 1) // 2
+    while hole > top and key[heap[parent]] < key[item]:
+        heap[hole] = heap[parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    heap[hole] = item
+
+
+@njit(cache=True, nogil=True)
+def _heap_push(heap, size, key, item):
+    heap[size] = item
+    _heap_up(heap, key, size, 0, item)
+    return size + 1
+
+
+@njit(cache=True, nogil=True)
+def _heap_pop(heap, size, key):
+    """Remove and return the largest item, as std::pop_heap then back() and pop_back()."""
+    last = size - 1
+    if last > 0:
+        item = heap[last]
+        heap[last] = heap[0]
+        hole = 0
+        child = 0
+        while child < (last - 1) // 2:
+            child = 2 * (child + 1)
+            if key[heap[child]] < key[heap[child - 1]]:
+                child -= 1
+            heap[hole] = heap[child]
+            hole = child
+        if (last & 1) == 0 and child == (last - 2) // 2:
+            child = 2 * (child + 1)
+            heap[hole] = heap[child - 1]
+            hole = child - 1
+        _heap_up(heap, key, hole, 0, item)
+    return heap[last], last
+
+
+@njit(cache=True, nogil=True)
+def grow_best_first(X, r, samples, nodes, k0, max_depth, max_leaves, min_samples_split,
+                    min_samples_leaf, rng):
+    """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
+
+    Every node's split is searched when the node is created; the frontier then
+    expands the node with the largest improvement. Returns (nodes, k).
+    """
+    n_samples = samples.shape[0]
+    n_root = float(n_samples)
+    n_features = X.shape[1]
+    fvalues = np.empty(n_samples, dtype=np.float32)
+    features = np.arange(n_features)
+    constant = np.empty(n_features, dtype=np.int64)
+    cap = 2 * max_leaves
+    # per node: start, end, split position, depth, is_leaf; improvement, child impurities
+    rec = np.empty((cap, 5), dtype=np.int64)
+    gain = np.empty(cap)
+    child_impurity = np.empty((cap, 2))
+    heap = np.empty(cap, dtype=np.int64)
+    nodes, k = _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k0,
+                               0, n_samples, 0, -1, True, np.inf, n_root, max_depth,
+                               min_samples_split, min_samples_leaf, rng, rec, gain, child_impurity)
+    size = _heap_push(heap, 0, gain, 0)
+    split_budget = max_leaves - 1
+    while size > 0:
+        j, size = _heap_pop(heap, size, gain)
+        if rec[j, 4] == 1 or split_budget <= 0:
+            _set_split(nodes[k0 + j], UNDEFINED, -2.0, 0.0)
+            continue
+        split_budget -= 1
+        depth = rec[j, 3] + 1
+        nodes, k = _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k,
+                                   rec[j, 0], rec[j, 2], depth, j, True, child_impurity[j, 0],
+                                   n_root, max_depth, min_samples_split, min_samples_leaf, rng,
+                                   rec, gain, child_impurity)
+        nodes, k = _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k,
+                                   rec[j, 2], rec[j, 1], depth, j, False, child_impurity[j, 1],
+                                   n_root, max_depth, min_samples_split, min_samples_leaf, rng,
+                                   rec, gain, child_impurity)
+        size = _heap_push(heap, size, gain, k - 2 - k0)
+        size = _heap_push(heap, size, gain, k - 1 - k0)
+    _localise(nodes, k0, k)
+    return nodes, k
+
+
+@njit(cache=True, nogil=True)
+def _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k, start, end,
+                    depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
+                    min_samples_leaf, rng, rec, gain, child_impurity):
+    """Create a node and search its split at once (scikit-learn's _add_split_node)."""
+    n = end - start
+    total, sq_total = _node_sums(r, samples, start, end)
+    if parent < 0:
+        impurity = sq_total / n - (total / n) ** 2
+    is_leaf = (depth >= max_depth or n < min_samples_split or n < 2 * min_samples_leaf
+               or impurity <= EPSILON)
+    pos, feature, threshold, imp_left, imp_right, improvement = end, UNDEFINED, -2.0, 0.0, 0.0, 0.0
+    if not is_leaf:
+        # best-first search forgets constant features between nodes
+        pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
+            X, r, samples, fvalues, features, constant, 0,
+            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng)
+        is_leaf = pos >= end or improvement + EPSILON < 0.0
+    nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
+                      impurity, total)
+    j = k - k0
+    rec[j, 0] = start
+    rec[j, 1] = end
+    rec[j, 3] = depth
+    if is_leaf:
+        rec[j, 2] = end
+        rec[j, 4] = 1
+        gain[j] = 0.0
+        child_impurity[j, 0] = child_impurity[j, 1] = impurity
+    else:
+        _set_split(nodes[k], feature, threshold, improvement)
+        rec[j, 2] = pos
+        rec[j, 4] = 0
+        gain[j] = improvement
+        child_impurity[j, 0] = imp_left
+        child_impurity[j, 1] = imp_right
+    return nodes, k + 1
+
+
+@njit(cache=True, nogil=True)
+def apply(nodes, X, out):
+    """Leaf (node id within the tree) of each row of float32 X."""
+    for i in range(X.shape[0]):
+        k = 0
+        while nodes[k].left != LEAF:
+            if X[i, nodes[k].feature] <= nodes[k].threshold:
+                k = nodes[k].left
+            else:
+                k = nodes[k].right
+        out[i] = k
