@@ -22,7 +22,7 @@ from numba import njit
 from . import losses
 from .losses import SQUARED_ERROR
 from .trace import Trace
-from .tree import NODE, apply, grow_best_first, grow_depth_first
+from .tree import NODE, apply, grow_best_first, grow_depth_first, presort, restrict_order
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -105,7 +105,7 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         _fits["started"] += 1
     raw, leaf, in_bag, nodes, offsets = _boost(
         X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
-        min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds)
+        min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32))
     params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
                   max_depth=None if max_depth == _NO_LIMIT else max_depth,
                   max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
@@ -204,7 +204,7 @@ def _encode_valid(y, n, classes):
 
 @njit(cache=True, nogil=True)
 def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
-           min_samples_split, n_in_bag, uniforms, seeds):
+           min_samples_split, n_in_bag, uniforms, seeds, order):
     n = X.shape[0]
     n_rounds = seeds.shape[0]
     raw = np.empty((n_rounds + 1, n))
@@ -226,15 +226,17 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         if bagging:
             _bag(uniforms[m - 1], n_in_bag, in_bag[m])
             samples = np.flatnonzero(in_bag[m])
+            tree_order = restrict_order(order, in_bag[m])
         else:
             samples = np.arange(n)
+            tree_order = order.copy()
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, nodes, k0, max_depth, max_leaves,
+            nodes, k = grow_best_first(X, r, samples, tree_order, nodes, k0, max_depth, max_leaves,
                                        min_samples_split, min_samples_leaf, rng)
         else:
-            nodes, k = grow_depth_first(X, r, samples, nodes, k0, max_depth,
+            nodes, k = grow_depth_first(X, r, samples, tree_order, nodes, k0, max_depth,
                                         min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]

@@ -212,8 +212,13 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
 
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
-               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng):
+               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp):
     """Find, apply and measure the best squared-error split of samples[start:end].
+
+    ``order[f, start:end]`` holds the node's samples sorted by feature f. When the
+    node has no two equal values of f, introsort's result is that one sorted order,
+    so it is copied instead of sorted. With ties, introsort itself must run: the
+    order it leaves equal values in depends on its moves, and decides sums' last bits.
 
     Returns (pos, feature, threshold, impurity_left, impurity_right, improvement,
     n_constant_features); pos == end means no valid split.
@@ -239,9 +244,17 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             continue
         f_j += n_found
         feature = features[f_j]
+        ties = False
         for p in range(start, end):
-            fvalues[p] = X[samples[p], feature]
-        sort_segment(fvalues, samples, start, end - start)
+            fvalues[p] = X[order[feature, p], feature]
+            if p > start and fvalues[p] == fvalues[p - 1]:
+                ties = True
+        if ties:
+            for p in range(start, end):
+                fvalues[p] = X[samples[p], feature]
+            sort_segment(fvalues, samples, start, end - start)
+        else:
+            samples[start:end] = order[feature, start:end]
         if fvalues[end - 1] <= fvalues[start] + tol:
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
@@ -283,6 +296,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             else:
                 hi -= 1
                 samples[lo], samples[hi] = samples[hi], samples[lo]
+        _partition_orders(X, order, tmp, start, end, best_feature, best_threshold)
         left = _left_sum(r, samples, start, end, best_pos, 0.0, start, total)
         right = total - left
         sq_left = 0.0
@@ -301,6 +315,41 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     features[:n_known_constants] = constant[:n_known_constants]
     constant[n_known_constants:n_total] = features[n_known_constants:n_total]
     return best_pos, best_feature, best_threshold, impurity_left, impurity_right, improvement, n_total
+
+
+@njit(cache=True, nogil=True)
+def _partition_orders(X, order, tmp, start, end, feature, threshold):
+    """Stable partition of each presorted order so both children stay sorted."""
+    for f in range(order.shape[0]):
+        left = start
+        right = 0
+        for p in range(start, end):
+            i = order[f, p]
+            if X[i, feature] <= threshold:
+                order[f, left] = i
+                left += 1
+            else:
+                tmp[right] = i
+                right += 1
+        order[f, left:end] = tmp[:right]
+
+
+def presort(X):
+    """Row f: the samples in ascending order of feature f."""
+    return np.argsort(X, axis=0, kind="stable").T.copy()
+
+
+@njit(cache=True, nogil=True)
+def restrict_order(order, in_bag):
+    """The presorted orders of the in-bag samples only."""
+    out = np.empty((order.shape[0], np.count_nonzero(in_bag)), dtype=np.int64)
+    for f in range(order.shape[0]):
+        q = 0
+        for i in order[f]:
+            if in_bag[i]:
+                out[f, q] = i
+                q += 1
+    return out
 
 
 # --- growing a tree ----------------------------------------------------------
@@ -340,7 +389,7 @@ def _set_split(node, feature, threshold, improvement):
 
 
 @njit(cache=True, nogil=True)
-def grow_depth_first(X, r, samples, nodes, k0, max_depth, min_samples_split,
+def grow_depth_first(X, r, samples, order, nodes, k0, max_depth, min_samples_split,
                      min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
 
@@ -352,6 +401,7 @@ def grow_depth_first(X, r, samples, nodes, k0, max_depth, min_samples_split,
     fvalues = np.empty(n_samples, dtype=np.float32)
     features = np.arange(n_features)
     constant = np.empty(n_features, dtype=np.int64)
+    tmp = np.empty(n_samples, dtype=np.int64)
     # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart
     stack = np.empty((n_samples + 2, 6), dtype=np.int64)
     stack_impurity = np.empty(n_samples + 2)
@@ -373,7 +423,7 @@ def grow_depth_first(X, r, samples, nodes, k0, max_depth, min_samples_split,
         if not is_leaf:
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
-                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng)
+                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
@@ -453,7 +503,7 @@ def _heap_pop(heap, size, key):
 
 
 @njit(cache=True, nogil=True)
-def grow_best_first(X, r, samples, nodes, k0, max_depth, max_leaves, min_samples_split,
+def grow_best_first(X, r, samples, order, nodes, k0, max_depth, max_leaves, min_samples_split,
                     min_samples_leaf, rng):
     """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
 
@@ -466,13 +516,14 @@ def grow_best_first(X, r, samples, nodes, k0, max_depth, max_leaves, min_samples
     fvalues = np.empty(n_samples, dtype=np.float32)
     features = np.arange(n_features)
     constant = np.empty(n_features, dtype=np.int64)
+    tmp = np.empty(n_samples, dtype=np.int64)
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)
     gain = np.empty(cap)
     child_impurity = np.empty((cap, 2))
     heap = np.empty(cap, dtype=np.int64)
-    nodes, k = _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k0,
+    nodes, k = _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k0,
                                0, n_samples, 0, -1, True, np.inf, n_root, max_depth,
                                min_samples_split, min_samples_leaf, rng, rec, gain, child_impurity)
     size = _heap_push(heap, 0, gain, 0)
@@ -484,11 +535,11 @@ def grow_best_first(X, r, samples, nodes, k0, max_depth, max_leaves, min_samples
             continue
         split_budget -= 1
         depth = rec[j, 3] + 1
-        nodes, k = _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k,
+        nodes, k = _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k,
                                    rec[j, 0], rec[j, 2], depth, j, True, child_impurity[j, 0],
                                    n_root, max_depth, min_samples_split, min_samples_leaf, rng,
                                    rec, gain, child_impurity)
-        nodes, k = _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k,
+        nodes, k = _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k,
                                    rec[j, 2], rec[j, 1], depth, j, False, child_impurity[j, 1],
                                    n_root, max_depth, min_samples_split, min_samples_leaf, rng,
                                    rec, gain, child_impurity)
@@ -499,7 +550,7 @@ def grow_best_first(X, r, samples, nodes, k0, max_depth, max_leaves, min_samples
 
 
 @njit(cache=True, nogil=True)
-def _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k, start, end,
+def _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
@@ -514,7 +565,7 @@ def _add_split_node(X, r, samples, fvalues, features, constant, nodes, k0, k, st
         # best-first search forgets constant features between nodes
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
             X, r, samples, fvalues, features, constant, 0,
-            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng)
+            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
