@@ -141,6 +141,20 @@ class Trace:
         _staged(self.nodes, self.offsets, self.learning_rate, X32, out)
         return out
 
+    def staged_decision_grid(self, xs, ys):
+        """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys), len(xs)).
+
+        Equal to staged_decision_function on the grid's points (two features only),
+        but each tree is evaluated once per cell of its own thresholds, not per point.
+        """
+        if self.X.shape[1] != 2:
+            raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
+        xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
+        out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)))
+        out[0] = self.f0
+        _staged_grid(self.nodes, self.offsets, self.learning_rate, xs32, ys32, out)
+        return out
+
     def predict_proba(self, X, m=None):
         """(len(X), 2) class probabilities at round m."""
         p = self.link(self.decision_function(X, m))
@@ -180,10 +194,7 @@ class Trace:
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.X.shape[1]:
             raise ValueError(f"X must have shape (k, {self.X.shape[1]}); got {X.shape}.")
-        if not np.isfinite(X).all():
-            raise ValueError("X contains NaN or infinite values.")
-        # trees compare float32(x), as scikit-learn does
-        return np.ascontiguousarray(X, dtype=np.float32)
+        return _float32(X)
 
     def _check_round(self, m, first=0):
         if not (isinstance(m, (int, np.integer)) and first <= m <= self.n_rounds):
@@ -196,6 +207,14 @@ class Trace:
         return self.raw.nbytes + self.leaf.nbytes + self.nodes.nbytes + self.offsets.nbytes + bag
 
 
+def _float32(values):
+    """Points as the trees compare them: in float32, as scikit-learn does."""
+    values = np.asarray(values, dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError("X contains NaN or infinite values.")
+    return np.ascontiguousarray(values, dtype=np.float32)
+
+
 @njit(cache=True, nogil=True)
 def _add_trees(nodes, offsets, learning_rate, X, first, stop, out):
     """out += nu * tree_m(X) for m in first..stop-1, tree after tree as scikit-learn adds them."""
@@ -206,6 +225,41 @@ def _add_trees(nodes, offsets, learning_rate, X, first, stop, out):
             while tree[k].left != LEAF:
                 k = tree[k].left if X[i, tree[k].feature] <= tree[k].threshold else tree[k].right
             out[i] = out[i] + learning_rate * tree[k].value
+
+
+@njit(cache=True, nogil=True)
+def _staged_grid(nodes, offsets, learning_rate, xs, ys, out):
+    """Fill out[m] = out[m-1] + nu * tree_m on the grid xs x ys, tree by tree.
+
+    A tree's leaf at (x, y) depends only on which side of each of its thresholds x
+    and y fall (compared in float32, as at any point), so the tree is walked once
+    per (x cell, y cell) of its thresholds and the grid reads the leaf from a table.
+    """
+    xcell = np.empty(xs.shape[0], dtype=np.int64)
+    ycell = np.empty(ys.shape[0], dtype=np.int64)
+    for m in range(1, out.shape[0]):
+        tree = nodes[offsets[m - 1]:offsets[m]]
+        cuts_x = np.unique(tree.threshold[tree.feature == 0])
+        cuts_y = np.unique(tree.threshold[tree.feature == 1])
+        for j in range(xs.shape[0]):  # cell c: the first c cuts lie below x
+            xcell[j] = np.searchsorted(cuts_x, np.float64(xs[j]), side="left")
+        for i in range(ys.shape[0]):
+            ycell[i] = np.searchsorted(cuts_y, np.float64(ys[i]), side="left")
+        table = np.empty((cuts_y.shape[0] + 1, cuts_x.shape[0] + 1))
+        for cy in range(table.shape[0]):
+            for cx in range(table.shape[1]):
+                k = 0
+                while tree[k].left != LEAF:
+                    if tree[k].feature == 0:
+                        left = np.searchsorted(cuts_x, tree[k].threshold) >= cx
+                    else:
+                        left = np.searchsorted(cuts_y, tree[k].threshold) >= cy
+                    k = tree[k].left if left else tree[k].right
+                table[cy, cx] = learning_rate * tree[k].value
+        for i in range(ys.shape[0]):
+            row = table[ycell[i]]
+            for j in range(xs.shape[0]):
+                out[m, i, j] = out[m - 1, i, j] + row[xcell[j]]
 
 
 @njit(cache=True, nogil=True)

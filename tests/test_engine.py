@@ -318,3 +318,20 @@ def test_random_problems_give_finite_well_shaped_traces(n, d, seed, loss, n_roun
         if max_depth is not None:
             assert tree["depth"].max() <= max_depth
         assert set(np.unique(trace.leaf[m])) <= set(np.flatnonzero(leaves))
+
+
+@pytest.mark.parametrize("options", [{}, {"max_leaves": 6, "max_depth": None}])
+def test_grid_predictions_equal_pointwise_ones_and_scikit_learns(options):
+    X, y = DATA["ties"]
+    trace = explorer.fit(X, y, n_rounds=20, **options)
+    xs = np.concatenate([np.linspace(-3, 3, 37), np.unique(X[:, 0])])  # includes the ties themselves
+    ys = np.concatenate([np.linspace(-2, 2.5, 23), np.unique(X[:, 1])])
+    grid = trace.staged_decision_grid(xs, ys)
+    xx, yy = np.meshgrid(xs, ys)
+    points = np.column_stack([xx.ravel(), yy.ravel()])
+    assert grid.shape == (21, len(ys), len(xs))
+    assert np.array_equal(grid.reshape(21, -1), trace.staged_decision_function(points))
+    theirs = dict(options, max_leaf_nodes=options.get("max_leaves"))
+    theirs.pop("max_leaves", None)
+    model = GradientBoostingClassifier(n_estimators=20, random_state=0, **theirs).fit(X, y)
+    assert np.abs(grid.reshape(21, -1)[1:] - _staged(model, points)).max() <= TOL
