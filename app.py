@@ -1,0 +1,30 @@
+"""Boosting Explorer: the router.
+
+Run with ``streamlit run app.py`` (or ``make app``). Every run draws the sidebar
+(data and fit controls), makes the data and the fit (cached, shared across
+sessions), then runs the page the address names. The pages live in ``pages/``
+and only lay out views; see ``explorer/session.py`` for the controls and the
+state, ``explorer/figures.py`` for the charts.
+"""
+
+import streamlit as st
+
+from explorer import session
+
+st.set_page_config(page_title="Boosting Explorer", page_icon=":material/forest:",
+                   layout="wide", initial_sidebar_state="expanded")
+
+PAGES = [
+    st.Page("pages/model.py", title="Model", icon=":material/scatter_plot:", url_path="model",
+            default=True),
+    st.Page("pages/tree.py", title="Tree", icon=":material/account_tree:", url_path="tree"),
+    st.Page("pages/sample.py", title="Sample", icon=":material/my_location:",
+            url_path="sample"),
+    st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:", url_path="curves"),
+]
+
+page = st.navigation(PAGES, position="top")
+st.sidebar.markdown("### :material/forest: Boosting Explorer")
+ctx, error = session.setup()
+session.mark_routed(ctx, error)
+page.run()

@@ -1,0 +1,239 @@
+"""Glue between the engine's Trace and the app's views: grids, sums and ledgers.
+
+Plain numpy, no Streamlit and no plotly: the app caches these results
+(``explorer.session``), the figures draw them (``explorer.figures``) and the
+tests check them directly. Every number here is read from the trace or computed
+with the formulas of MATH.md, so what the app prints is what the engine did.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import losses
+
+GRID_RESOLUTION = 100
+MARGIN = 0.08  # fraction of the data's range added around it on the plane
+
+
+@dataclass(frozen=True, eq=False)
+class Grid:
+    """A regular grid over the plane and F_m on it for every round.
+
+    Attributes
+    ----------
+    xs, ys : 1-D arrays, the grid's coordinates along each feature
+    lo, hi : (x, y) corners of the plane shown
+    F : (n_rounds + 1, len(ys), len(xs)) float32, F_m at every grid point
+    equal_aspect : bool, True when both features have comparable ranges, so that
+        the plane is drawn square with one unit the same length on both axes
+    """
+
+    xs: np.ndarray
+    ys: np.ndarray
+    lo: tuple[float, float]
+    hi: tuple[float, float]
+    F: np.ndarray
+    equal_aspect: bool = True
+
+    @property
+    def points(self) -> np.ndarray:
+        gx, gy = np.meshgrid(self.xs, self.ys)
+        return np.column_stack([gx.ravel(), gy.ravel()])
+
+
+def plane_bounds(*arrays) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Corners (lo, hi) of a box around all points, with a margin; never empty."""
+    pts = np.vstack([np.asarray(a, dtype=np.float64)[:, :2] for a in arrays if a is not None])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span = hi - lo
+    pad = np.where(span > 0, span * MARGIN, np.maximum(np.abs(lo) * 0.1, 1.0))
+    lo, hi = lo - pad, hi + pad
+    return (float(lo[0]), float(lo[1])), (float(hi[0]), float(hi[1]))
+
+
+def square_bounds(lo, hi, max_ratio: float = 3.0):
+    """Bounds made square (the shorter side widened about its centre) when the two
+    ranges are within ``max_ratio`` of each other; returns (lo, hi, equal_aspect)."""
+    span = (hi[0] - lo[0], hi[1] - lo[1])
+    if max(span) > max_ratio * min(span):
+        return lo, hi, False
+    half = max(span) / 2
+    cx, cy = (lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2
+    return (cx - half, cy - half), (cx + half, cy + half), True
+
+
+def make_grid(trace, resolution: int = GRID_RESOLUTION) -> Grid:
+    """F_m on a resolution x resolution grid for every round m (one pass over the trees)."""
+    lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
+    xs = np.linspace(lo[0], hi[0], resolution)
+    ys = np.linspace(lo[1], hi[1], resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    staged = trace.staged_decision_function(np.column_stack([gx.ravel(), gy.ravel()]))
+    F = staged.astype(np.float32).reshape(trace.n_rounds + 1, resolution, resolution)
+    F.setflags(write=False)
+    return Grid(xs, ys, lo, hi, F, equal)
+
+
+def tree_leaf_of(tree, X) -> np.ndarray:
+    """Node id of the leaf of ``tree`` each row of X falls in (float32 x <= threshold goes left)."""
+    X32 = np.asarray(X, dtype=np.float32)
+    node = np.zeros(len(X32), dtype=np.int64)
+    rows = np.arange(len(X32))
+    for _ in range(int(tree["depth"].max()) + 1):
+        inner = tree["left"][node] >= 0
+        if not inner.any():
+            break
+        feature = np.where(inner, tree["feature"][node], 0)
+        go_left = X32[rows, feature] <= tree["threshold"][node]
+        node = np.where(inner, np.where(go_left, tree["left"][node], tree["right"][node]), node)
+    return node
+
+
+def tree_on_grid(trace, m: int, grid: Grid) -> np.ndarray:
+    """nu * tree m on the grid, (len(ys), len(xs)), exactly as the engine adds it."""
+    tree = trace.tree(m)
+    leaf = tree_leaf_of(tree, grid.points)
+    step = trace.learning_rate * tree["value"][leaf]
+    return step.reshape(len(grid.ys), len(grid.xs))
+
+
+# --- f0 ------------------------------------------------------------------------------
+
+
+def f0_summary(trace) -> dict:
+    """f0 with its counts, in the 0/1 form and in the +-1 form (MATH.md sections 1, 2 and 6).
+
+    Keys: n_pos, n_neg, n, pbar, ybar (mean of the +-1 labels), f0 (the engine's),
+    from_counts (log(N+/N-), halved for the exponential loss), from_pm
+    (log((1 + ybar)/(1 - ybar)), halved likewise), half (True for exponential),
+    p0 (the probability at f0).
+    """
+    y = trace.y
+    n = int(len(y))
+    n_pos = int(np.count_nonzero(y == 1.0))
+    n_neg = n - n_pos
+    half = trace.loss == "exponential"
+    factor = 0.5 if half else 1.0
+    pbar = n_pos / n
+    ybar = float(np.mean(2.0 * y - 1.0))
+    from_counts = factor * math.log(n_pos / n_neg) if n_pos and n_neg else float(trace.f0)
+    from_pm = (factor * math.log((1.0 + ybar) / (1.0 - ybar))
+               if -1.0 < ybar < 1.0 else float(trace.f0))
+    return dict(n_pos=n_pos, n_neg=n_neg, n=n, pbar=pbar, ybar=ybar, f0=float(trace.f0),
+                from_counts=from_counts, from_pm=from_pm, half=half,
+                p0=float(trace.link(np.array([trace.f0]))[0]))
+
+
+# --- leaves --------------------------------------------------------------------------
+
+
+def leaves_of(trace, m: int) -> np.ndarray:
+    """Node ids of the leaves of tree m, in node order."""
+    tree = trace.tree(m)
+    return np.flatnonzero(tree["left"] < 0)
+
+
+def resolve_leaf(trace, m: int, leaf: int, sample: int) -> tuple[int, bool]:
+    """The leaf of tree m to show: ``leaf`` if it is one, else the selected sample's leaf.
+
+    Returns (node id, followed) where followed is True when the sample's leaf was used.
+    """
+    tree = trace.tree(m)
+    if 0 <= leaf < len(tree) and tree["left"][leaf] < 0:
+        return int(leaf), False
+    sample = min(max(int(sample), 0), len(trace.y) - 1)
+    return int(trace.leaf[m, sample]), True
+
+
+def leaf_summary(trace, m: int, node: int) -> dict:
+    """The numbers of the Newton step of one leaf: sum r / sum h = gamma, times nu.
+
+    Keys: node, n, sum_r, sum_h, gamma (the engine's value), ratio (sum_r / sum_h as
+    printed), nu, step (nu * gamma), floored (True when the hessian sum was too small
+    and the engine took no step), depth, members (indices of the in-bag training
+    samples in the leaf).
+    """
+    tree = trace.tree(m)
+    rec = tree[node]
+    sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
+    ratio = sum_r / sum_h if sum_h != 0 else 0.0
+    in_leaf = trace.leaf[m] == node
+    if trace.in_bag is not None:
+        in_leaf &= trace.in_bag[m]
+    floored = n > 0 and abs(sum_h / n) < losses.HESSIAN_FLOOR
+    gamma = float(rec["value"])
+    return dict(node=int(node), n=n, sum_r=sum_r, sum_h=sum_h, gamma=gamma, ratio=ratio,
+                nu=float(trace.learning_rate), step=float(trace.learning_rate) * gamma,
+                floored=bool(floored), depth=int(rec["depth"]),
+                members=np.flatnonzero(in_leaf))
+
+
+def node_table(trace, m: int, feature_names=("x1", "x2")) -> list[dict]:
+    """One row per node of tree m, for a table: split, n, sums, improvement, value."""
+    tree = trace.tree(m)
+    rows = []
+    for k, rec in enumerate(tree):
+        is_leaf = rec["left"] < 0
+        rows.append({
+            "node": k,
+            "depth": int(rec["depth"]),
+            "kind": "leaf" if is_leaf else "split",
+            "split": "" if is_leaf else
+            f"{feature_names[int(rec['feature'])]} ≤ {float(rec['threshold']):.6g}",
+            "n": int(rec["n"]),
+            "Σ r": float(rec["sum_r"]),
+            "Σ h": float(rec["sum_h"]),
+            "improvement": float(rec["improvement"]),
+            "value γ": float(rec["value"]) if is_leaf else None,
+            "ν·γ": float(trace.learning_rate * rec["value"]) if is_leaf else None,
+        })
+    return rows
+
+
+# --- one sample over all rounds ------------------------------------------------------
+
+
+def sample_residuals(trace, i: int) -> np.ndarray:
+    """Pseudo-residual of sample i at every round, (n_rounds + 1,): entry m is r at F_m."""
+    code = losses.CODES[trace.loss]
+    raw = np.ascontiguousarray(trace.raw[:, i], dtype=np.float64)
+    y = np.full(len(raw), float(trace.y[i]))
+    out = np.empty_like(raw)
+    losses.negative_gradient(code, y, raw, out)
+    return out
+
+
+def ledger(trace, i: int) -> dict:
+    """Sample i's account, one entry per round m = 0..M (arrays of length M + 1).
+
+    round; leaf (node id in tree m, -1 at round 0); in_bag (None without subsampling);
+    residual (r fitted by tree m, that is r at F_(m-1); NaN-free: 0 at round 0);
+    gamma (its leaf's value; 0 at round 0); update (nu * gamma); F (F_m); p (p_m).
+    """
+    M = trace.n_rounds
+    rounds = np.arange(M + 1)
+    leaf = np.asarray(trace.leaf[:, i], dtype=np.int64).copy()
+    leaf[0] = -1
+    gamma = np.zeros(M + 1)
+    # tree m is nodes[offsets[m - 1]:offsets[m]], so its node k is nodes[offsets[m - 1] + k]
+    gamma[1:] = trace.nodes["value"][np.asarray(trace.offsets[:M], dtype=np.int64) + leaf[1:]]
+    r = sample_residuals(trace, i)
+    fitted = np.zeros(M + 1)
+    fitted[1:] = r[:-1]
+    F = np.asarray(trace.raw[:, i], dtype=np.float64)
+    in_bag = None if trace.in_bag is None else np.asarray(trace.in_bag[:, i], dtype=bool)
+    return dict(round=rounds, leaf=leaf, in_bag=in_bag, residual=fitted, gamma=gamma,
+                update=trace.learning_rate * gamma, F=F, p=trace.link(F),
+                y=float(trace.y[i]), x=np.asarray(trace.X[i], dtype=np.float64))
+
+
+def round_metrics(trace, m: int) -> dict:
+    """Loss and accuracy at round m (None where there is no validation set)."""
+    def at(a):
+        return None if a is None else float(a[m])
+    return dict(train_loss=at(trace.train_loss), valid_loss=at(trace.valid_loss),
+                train_accuracy=at(trace.train_accuracy), valid_accuracy=at(trace.valid_accuracy))

@@ -1,0 +1,666 @@
+"""The app's Streamlit side: controls, caches, the round bar and chart helpers.
+
+The only module of ``explorer`` that imports Streamlit (the engine, the data,
+the state and the figures do not). ``app.py`` calls :func:`setup` once per run
+(sidebar controls, data, fit); each page calls :func:`page_context` and then
+:func:`run_page` with a body function that draws its views at the round m.
+
+State: every field of :mod:`explorer.state` lives in ``st.session_state`` under
+its URL key. The data and fit fields, the round and the view toggles are
+widgets bound to the URL (``bind="query-params"``); the selected sample and
+leaf are set by clicks on charts as well as by widgets, so they are kept under
+their keys by hand and written to ``st.query_params`` on every run.
+:func:`current_state` reads all of them into one :class:`~explorer.state.State`.
+
+Caching: a fit is computed once per data + parameters and shared by every
+session (``st.cache_resource``, bounded); so are the grid predictions. Uploads
+are cached per session only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+
+import numpy as np
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from . import appdata, data as datamod, fit, warmup
+from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, UPLOAD, State
+
+PLAY_INTERVAL = 0.7  # seconds between rounds while playing
+MAX_UPLOAD_MB = 5
+
+# Everything a page needs for one run; stored in st.session_state by app.py.
+_CTX = "_ctx"
+_ROUTED = "_routed"
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """The data, the fit and what the pages show about them (the round is read separately)."""
+
+    state: State
+    trace: object
+    grid: appdata.Grid
+    train: datamod.Dataset
+    valid: datamod.Dataset | None
+    key: str  # identifies data + parameters: uirevision of the charts, cache key
+
+    @property
+    def feature_names(self):
+        return self.train.feature_names
+
+    @property
+    def classes(self):
+        return self.train.classes or ("0", "1")
+
+    @property
+    def data_label(self) -> str:
+        """A plain-text description of the data (may contain upload text: escape for markdown)."""
+        valid = f", {len(self.valid.y)} held out" if self.valid is not None else ""
+        name = "upload " + self.train.name if self.state.is_upload else self.train.name
+        return f"{name}: {len(self.train.y)} training points{valid}"
+
+
+# --- text safety -----------------------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
+
+
+def md_escape(text) -> str:
+    """Text made inert for Streamlit markdown: every ASCII punctuation mark backslash-escaped.
+
+    Upload text (file, column and class names, and the DataError messages that quote
+    them) goes through this before any st.markdown / st.error / st.caption.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+# --- router guard ----------------------------------------------------------------------
+
+
+def ensure_routed() -> None:
+    """Make sure this run went through app.py's router.
+
+    Streamlit remembers, per process, whether the app folder has a ``pages/``
+    directory, and until the first run has called ``st.navigation`` it serves
+    ``/<page>`` by running ``pages/<page>.py`` directly (the legacy multipage
+    mode), skipping app.py: the first visitor of a fresh server who opens a
+    shared link would get a page with no sidebar and no data. Switch the legacy
+    mode off and rerun; the rerun goes through app.py to the same page.
+    """
+    if not st.session_state.get(_ROUTED):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def mark_routed(ctx: Context | None, error: str | None) -> None:
+    st.session_state[_ROUTED] = True
+    st.session_state[_CTX] = (ctx, error)
+
+
+# --- caches ----------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner="Compiling the boosting engine (first start of the server "
+                                "only; this takes a few seconds)…")
+def _warm() -> bool:
+    warmup()
+    return True
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _toy(name: str, n: int, noise: float, balance: float, dseed: int, valid: float):
+    ds = datamod.make_toy(name, n=n, noise=noise, balance=balance, seed=dseed)
+    train, held = datamod.split(ds, valid, dseed)
+    return train, held, datamod.dataset_hash(train) + (datamod.dataset_hash(held) if held else "")
+
+
+def _fit(_train, _valid, params: dict):
+    Xv = None if _valid is None else _valid.X
+    yv = None if _valid is None else _valid.y
+    return fit(_train.X, _train.y, X_valid=Xv, y_valid=yv, **params)
+
+
+@st.cache_resource(max_entries=12, show_spinner="Fitting the trees…")
+def _fitted(data_key: str, params_key: tuple, _train, _valid, _params: dict):
+    return _fit(_train, _valid, _params)
+
+
+@st.cache_resource(max_entries=2, scope="session", show_spinner="Fitting the trees…")
+def _fitted_upload(data_key: str, params_key: tuple, _train, _valid, _params: dict):
+    return _fit(_train, _valid, _params)
+
+
+@st.cache_resource(max_entries=12, show_spinner=False)
+def _grid(fit_key: str, _trace) -> appdata.Grid:
+    return appdata.make_grid(_trace)
+
+
+@st.cache_resource(max_entries=2, scope="session", show_spinner=False)
+def _grid_upload(fit_key: str, _trace) -> appdata.Grid:
+    return appdata.make_grid(_trace)
+
+
+@st.cache_data(max_entries=4, scope="session", show_spinner="Reading the file…")
+def _read_upload(digest: str, _raw: bytes, name: str):
+    class _Named:  # read_table takes the file name from the object
+        def __init__(self, raw, name):
+            self._raw, self.name = raw, name
+
+        def read(self, k=-1):
+            return self._raw if k < 0 else self._raw[:k]
+    return datamod.read_table(_Named(_raw, name), max_bytes=MAX_UPLOAD_MB * 2**20)
+
+
+# --- sidebar controls ------------------------------------------------------------------
+
+
+def _field_widget(key: str, container=st) -> None:
+    """Draw the bound widget of one data or fit field."""
+    f = BY_KEY[key]
+    common = dict(key=key, help=f.help, bind="query-params")
+    if key == "data":
+        container.selectbox(f.label, DATASETS, **common)
+    elif key == "loss":
+        container.radio(f.label, LOSSES, horizontal=True, **common)
+    elif key == "leaves":
+        container.select_slider(f.label, LEAF_CHOICES, value=f.default, **common)
+    elif key in ("dseed", "seed"):
+        container.number_input(f.label, int(f.low), int(f.high), int(f.default), int(f.step),
+                               **common)
+    elif f.kind is int:
+        container.slider(f.label, int(f.low), int(f.high), int(f.default), int(f.step), **common)
+    else:
+        container.slider(f.label, float(f.low), float(f.high), float(f.default),
+                         float(f.step), **common)
+
+
+def _sidebar_data() -> tuple[object, object, str] | str:
+    """Data controls; returns (train, valid, data key) or an error message."""
+    st.sidebar.header("Data")
+    _field_widget("data", st.sidebar)
+    ss = st.session_state
+    if ss["data"] != UPLOAD:
+        for key in ("n", "noise", "balance"):
+            _field_widget(key, st.sidebar)
+        c1, c2 = st.sidebar.columns(2)
+        with c1:
+            _field_widget("dseed")
+        with c2:
+            _field_widget("valid")
+        try:
+            return _toy(ss["data"], int(ss["n"]), float(ss["noise"]), float(ss["balance"]),
+                        int(ss["dseed"]), float(ss["valid"]))
+        except (datamod.DataError, ValueError) as error:
+            return str(error)
+    upload = st.sidebar.file_uploader(
+        f"CSV file (at most {MAX_UPLOAD_MB} MB)", type=["csv", "txt", "tsv"], key="upload_file",
+        help="A header row, then one row per point; comma, semicolon or tab separated. "
+             "Choose two numeric feature columns and a label column with two classes.")
+    c1, c2 = st.sidebar.columns(2)
+    with c1:
+        _field_widget("dseed")
+    with c2:
+        _field_widget("valid")
+    if upload is None:
+        return ("Upload a CSV file in the sidebar (a header row, then one row per point), "
+                "or choose a toy dataset.")
+    raw = upload.getvalue()
+    digest = hashlib.sha1(raw).hexdigest()
+    try:
+        table = _read_upload(digest, raw, upload.name)
+    except datamod.DataError as error:
+        return str(error)
+    columns = list(table.columns)
+    numeric = list(table.numeric_columns)
+    default_label = columns[-1]
+    features = [c for c in numeric if c != default_label][:2] or columns[:2]
+    choices = {"up_x": (numeric or columns, features[0] if features else columns[0]),
+               "up_y": (numeric or columns, features[1] if len(features) > 1 else columns[-1]),
+               "up_label": (columns, default_label)}
+    for key, (options, default) in choices.items():
+        if ss.get(key) not in options:
+            ss[key] = default
+    st.sidebar.selectbox("Feature on the x axis", choices["up_x"][0], key="up_x")
+    st.sidebar.selectbox("Feature on the y axis", choices["up_y"][0], key="up_y")
+    st.sidebar.selectbox("Label (two classes)", columns, key="up_label")
+    try:
+        ds = datamod.to_dataset(table, [ss["up_x"], ss["up_y"]], ss["up_label"])
+        train, held = datamod.split(ds, float(ss["valid"]), int(ss["dseed"]))
+    except (datamod.DataError, ValueError) as error:
+        return str(error)
+    return train, held, "upload:" + datamod.dataset_hash(train) + (
+        datamod.dataset_hash(held) if held is not None else "")
+
+
+def _sidebar_fit() -> None:
+    st.sidebar.header("Boosting")
+    _field_widget("loss", st.sidebar)
+    for key in ("rounds", "lr", "depth", "leaves", "minleaf", "subsample"):
+        _field_widget(key, st.sidebar)
+    _field_widget("seed", st.sidebar)
+
+
+def setup() -> tuple[Context | None, str | None]:
+    """Draw the sidebar, make the data and the fit; returns (context, error message)."""
+    _warm()
+    got = _sidebar_data()
+    _sidebar_fit()
+    st.sidebar.caption("Every setting is in the page's address: copy the link to share "
+                       "this exact view.")
+    if isinstance(got, str):
+        return None, got
+    train, held, data_key = got
+    state = current_state()
+    params = state.fit_params()
+    params_key = tuple(sorted(params.items()))
+    cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
+                               else (_fitted, _grid))
+    try:
+        trace = cached_fit(data_key, params_key, train, held, params)
+    except ValueError as error:
+        return None, f"These settings cannot be fitted: {error}"
+    fit_key = f"{data_key}|{params_key}"
+    grid = cached_grid(fit_key, trace)
+    return Context(state, trace, grid, train, held, fit_key), None
+
+
+def current_state() -> State:
+    """The one State, read from session state (widgets, round, selection)."""
+    ss = st.session_state
+    values = {key: ss.get(key) for key in BY_KEY}
+    values["sample"] = ss.get("sel_sample")
+    values["leaf"] = ss.get("sel_leaf")
+    return State.from_mapping(values)
+
+
+# --- page scaffolding ------------------------------------------------------------------
+
+
+def page_context(title: str) -> Context:
+    """Guard the router, print the page header, return the context (or stop with a message)."""
+    ensure_routed()
+    ctx, error = st.session_state.get(_CTX, (None, None))
+    if ctx is None:
+        st.subheader(title)
+        if error:
+            st.error(md_escape(error), icon=":material/error:")
+        st.stop()
+    s = ctx.state
+    leaves = f", ≤ {s.leaves} leaves" if s.leaves else ""
+    sub = f", subsample {s.subsample:g}" if s.subsample < 1 else ""
+    st.markdown(f"#### {title}")
+    st.caption(f"{md_escape(ctx.data_label)} · {s.loss}, M = {s.rounds}, ν = {s.lr:g}, "
+               f"depth ≤ {s.depth}{leaves}, min {s.minleaf} per leaf{sub}, seed {s.seed}")
+    return ctx
+
+
+def _sync_selection(ctx: Context) -> tuple[int, int]:
+    """The selected sample and leaf: seeded from the URL once, clamped, written back to it."""
+    ss = st.session_state
+    qp = st.query_params
+    if "sel_sample" not in ss:
+        ss["sel_sample"] = BY_KEY["sample"].parse(qp.get("sample"))
+    if "sel_leaf" not in ss:
+        ss["sel_leaf"] = BY_KEY["leaf"].parse(qp.get("leaf"))
+    n = len(ctx.trace.y)
+    ss["sel_sample"] = min(max(int(ss["sel_sample"]), 0), n - 1)
+    for key, state_key in (("sample", "sel_sample"), ("leaf", "sel_leaf")):
+        value = ss[state_key]
+        text = None if value == BY_KEY[key].default else str(value)
+        if qp.get(key) != text:
+            if text is None:
+                del qp[key]
+            else:
+                qp[key] = text
+    return ss["sel_sample"], ss["sel_leaf"]
+
+
+def _acted() -> None:
+    st.session_state["_acted"] = True
+
+
+def mark_acted() -> None:
+    """on_change callback for any widget inside a page's fragment (so play does not step)."""
+    _acted()
+
+
+def _go(target: str) -> None:
+    """Callback of the round buttons."""
+    ss = st.session_state
+    _acted()
+    ss["_playing"] = False
+    M = ss.get("_M", 1)
+    m = int(ss.get("round", 0))
+    ss["round"] = {"first": 0, "prev": max(m - 1, 0), "next": min(m + 1, M), "last": M}[target]
+
+
+def _toggle_play() -> None:
+    ss = st.session_state
+    _acted()
+    ss["_playing"] = not ss.get("_playing", False)
+    if ss["_playing"] and int(ss.get("round", 0)) >= ss.get("_M", 1):
+        ss["round"] = 0  # play from the start when at the end
+
+
+def round_bar(ctx: Context) -> int:
+    """First / previous / slider / next / last / play; returns the current round m.
+
+    Runs inside the page's fragment: a step reruns only the fragment.
+    """
+    ss = st.session_state
+    M = ctx.trace.n_rounds
+    ss["_M"] = M
+    playing = ss.get("_playing", False)
+    if playing != ss.get("_timer", False):
+        st.rerun(scope="app")  # start or stop the fragment's timer
+    full_run = ss.pop("_full_run", False)
+    acted = ss.pop("_acted", False)
+    # The round: clamp it when the number of rounds shrank (a bound slider would reset).
+    if "round" in ss:
+        if ss["round"] > M:
+            ss["round"] = M
+    else:
+        wanted = BY_KEY["round"].parse(st.query_params.get("round"))
+        if wanted > M:
+            ss["round"] = M
+    if playing and not full_run and not acted:
+        step = max(1, M // 100)
+        ss["round"] = min(int(ss.get("round", 0)) + step, M)
+        if ss["round"] >= M:
+            ss["_playing"] = False
+    cols = st.columns([1.6, 1, 1, 6, 1, 1, 1.4], vertical_alignment="center")
+    label = cols[0].empty()
+    cols[1].button("", icon=":material/first_page:", key="first", on_click=_go,
+                   args=("first",), help="Round 0", shortcut="Home", width="stretch")
+    cols[2].button("", icon=":material/chevron_left:", key="prev", on_click=_go,
+                   args=("prev",), help="Previous round", shortcut="PageUp",
+                   width="stretch")
+    with cols[3]:
+        m = st.slider("Round m", min_value=0, max_value=M, step=1, key="round",
+                      bind="query-params", on_change=_acted, label_visibility="collapsed",
+                      help="Round 0 is the constant f0; round m adds tree m.")
+    cols[4].button("", icon=":material/chevron_right:", key="next", on_click=_go,
+                   args=("next",), help="Next round (a presenter's clicker works too)",
+                   shortcut="PageDown", width="stretch")
+    cols[5].button("", icon=":material/last_page:", key="last", on_click=_go,
+                   args=("last",), help=f"Round {M}", shortcut="End", width="stretch")
+    playing = ss.get("_playing", False)
+    cols[6].button("Pause" if playing else "Play", key="play", on_click=_toggle_play,
+                   icon=":material/pause:" if playing else ":material/play_arrow:",
+                   type="primary" if playing else "secondary", width="stretch",
+                   help="Step through the rounds automatically")
+    label.markdown(f"**Round {int(m)}** / {M}")
+    return int(m)
+
+
+def run_page(body, ctx: Context) -> None:
+    """Run a page's body in a fragment (with a timer while playing)."""
+    ss = st.session_state
+    playing = ss.get("_playing", False)
+    ss["_timer"] = playing
+    ss["_full_run"] = True
+    st.fragment(body, run_every=PLAY_INTERVAL if playing else None)(ctx)
+
+
+def view_state(ctx: Context, m: int) -> State:
+    """The State for this run: the context's, with the round and the selection filled in."""
+    sample, leaf = _sync_selection(ctx)
+    return replace(ctx.state, round=m, sample=sample, leaf=leaf,
+                   showvalid=bool(st.session_state.get("showvalid", False)))
+
+
+# --- chart helpers ---------------------------------------------------------------------
+
+
+def chart_config(state: State, view: str) -> dict:
+    return {
+        "displaylogo": False,
+        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+        "toImageButtonOptions": {"format": "png", "scale": 2,
+                                 "filename": f"boosting_{view}_{state.slug()}"},
+    }
+
+
+def chart(fig, state: State, view: str, *, key: str | None = None, on_select=None) -> None:
+    """st.plotly_chart with the app's config; on_select is a callback taking the chart key."""
+    kwargs = dict(config=chart_config(state, view), theme=None, width="stretch")
+    if on_select is not None:
+        key = key or f"chart_{view}"
+        st.plotly_chart(fig, key=key, on_select=lambda: on_select(key),
+                        selection_mode="points", **kwargs)
+    else:
+        st.plotly_chart(fig, key=key, **kwargs)
+
+
+def _points(key: str) -> list[dict]:
+    event = st.session_state.get(key)
+    try:
+        return list(event["selection"]["points"])
+    except (KeyError, TypeError):
+        return []
+
+
+def _custom(point: dict) -> list:
+    data = point.get("customdata")
+    if data is None:
+        return []
+    return list(data) if isinstance(data, (list, tuple)) else [data]
+
+
+def select_sample_from(key: str) -> None:
+    """Chart callback: the clicked training point becomes the selected sample."""
+    _acted()
+    for point in _points(key):
+        custom = _custom(point)
+        if custom and custom[0] is not None and int(custom[0]) >= 0:
+            st.session_state["sel_sample"] = int(custom[0])
+            st.session_state["_w_sample"] = int(custom[0])
+            return
+
+
+def select_leaf_from(key: str) -> None:
+    """Chart callback (tree views): a leaf selects the leaf; a point selects the sample."""
+    _acted()
+    for point in _points(key):
+        custom = _custom(point)
+        if not custom or custom[0] is None:
+            continue
+        value = int(custom[0])
+        if key.endswith("diagram"):
+            if len(custom) > 1 and int(custom[1]) == 1:
+                st.session_state["sel_leaf"] = value
+                return
+            continue
+        if value >= 0:
+            st.session_state["sel_leaf"] = value
+        else:
+            st.session_state["sel_sample"] = -1 - value
+            st.session_state["_w_sample"] = -1 - value
+            st.session_state["sel_leaf"] = -1
+        return
+
+
+def select_round_from(key: str) -> None:
+    """Chart callback (curves): the clicked round becomes the current round."""
+    _acted()
+    st.session_state["_playing"] = False
+    for point in _points(key):
+        x = point.get("x")
+        if x is not None:
+            st.session_state["round"] = int(round(float(x)))
+            return
+
+
+def sample_picker(ctx: Context, sample: int) -> int:
+    """A number input for the selected sample, kept in step with chart clicks."""
+    ss = st.session_state
+    n = len(ctx.trace.y)
+    if ss.get("_w_sample") != sample:
+        ss["_w_sample"] = sample
+
+    def changed():
+        _acted()
+        ss["sel_sample"] = int(ss["_w_sample"])
+    st.number_input(f"Sample # (0 to {n - 1}; or click a point)", 0, n - 1, key="_w_sample",
+                    step=1, on_change=changed)
+    return int(ss["sel_sample"])
+
+
+def leaf_picker(ctx: Context, m: int, leaf: int, followed: bool) -> None:
+    """Choose a leaf of tree m, or follow the selected sample's leaf."""
+    ss = st.session_state
+    leaves = [int(k) for k in appdata.leaves_of(ctx.trace, m)]
+    options = [-1] + leaves
+    current = -1 if followed else leaf
+    ss["_w_leaf"] = current
+
+    def changed():
+        _acted()
+        ss["sel_leaf"] = int(ss["_w_leaf"])
+    tree = ctx.trace.tree(m)
+    st.selectbox("Leaf of tree m", options, key="_w_leaf", on_change=changed,
+                 format_func=lambda k: ("the selected sample's leaf" if k < 0 else
+                                        f"leaf {k} (n = {int(tree['n'][k])})"))
+
+
+# --- blocks of text and numbers (layout only: the numbers come from appdata) -------------
+
+
+def metrics_row(ctx: Context, m: int) -> None:
+    """Loss and accuracy at round m, with the change from round m - 1."""
+    now = appdata.round_metrics(ctx.trace, m)
+    before = appdata.round_metrics(ctx.trace, max(m - 1, 0))
+    items = [("Train loss", "train_loss", "inverse", "{:.4f}"),
+             ("Validation loss", "valid_loss", "inverse", "{:.4f}"),
+             ("Train accuracy", "train_accuracy", "normal", "{:.1%}"),
+             ("Validation accuracy", "valid_accuracy", "normal", "{:.1%}")]
+    cols = st.columns(len(items))
+    for col, (label, key, color, form) in zip(cols, items):
+        if now[key] is None:
+            col.metric(label, "–", help="No validation set (validation share 0).")
+            continue
+        delta = None if m == 0 else now[key] - before[key]
+        shown = None
+        if delta is not None:
+            shown = f"{delta:+.4f}" if "loss" in key else f"{delta:+.1%}"
+        col.metric(label, form.format(now[key]), shown, delta_color=color)
+
+
+def f0_block(ctx: Context) -> None:
+    """View 6: f0 = log(N+/N-) with the counts, and the same number from the +-1 form."""
+    f = appdata.f0_summary(ctx.trace)
+    half = r"\tfrac{1}{2}\," if f["half"] else ""
+    two = "2" if f["half"] else ""
+    st.latex(r"f_0 = \arg\min_c \sum_i L(y_i, c) = " + half + r"\log\frac{N_+}{N_-} = "
+             + half + r"\log\frac{" + str(f["n_pos"]) + "}{" + str(f["n_neg"]) + "} = "
+             + fmt(f["from_counts"]))
+    st.latex(r"\text{with labels } y_i \in \{-1, +1\}:\quad \bar y = \frac{N_+ - N_-}{N} = "
+             + fmt(f["ybar"]) + r",\qquad f_0 = " + half
+             + r"\log\frac{1 + \bar y}{1 - \bar y} = " + half + r"\log\frac{"
+             + fmt(1 + f["ybar"]) + "}{" + fmt(1 - f["ybar"]) + "} = " + fmt(f["from_pm"]))
+    st.latex(r"p_0 = \sigma(" + two + r"f_0) = " + fmt(f["p0"]) + r" = \frac{N_+}{N}")
+    names = ctx.classes
+    gap = abs(f["from_counts"] - f["from_pm"])
+    note = ("The exponential loss e^(−ỹF) halves the log-odds, so p = σ(2F)." if f["half"]
+            else "f₀ is the log-odds log(p̄ / (1 − p̄)), not the odds p̄ / (1 − p̄).")
+    st.caption(f"N₊ = {f['n_pos']} training points of class {md_escape(names[1])}, "
+               f"N₋ = {f['n_neg']} of class {md_escape(names[0])}. The engine's "
+               f"f₀ = {fmt(f['f0'], 12)}; the two forms differ by {gap:.1e}. {note}")
+
+
+def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> None:
+    """View 3 (text): the selected leaf's Newton value with its numbers, times nu."""
+    tr = ctx.trace
+    L = appdata.leaf_summary(tr, m, leaf)
+    who = f"the leaf of sample #{sample}" if followed else "the chosen leaf"
+    st.markdown(f"**Leaf {leaf} of tree {m}** ({who}): {L['n']} training points fitted it.")
+    R = r"i \in R_{" + str(leaf) + "}"
+    F = r"F_{" + str(m - 1) + "}(x_i)"
+    numbers = r" = \frac{" + fmt(L["sum_r"]) + "}{" + fmt(L["sum_h"]) + "} = " + fmt(L["gamma"])
+    if tr.loss == "exponential":
+        st.latex(r"\gamma = \frac{\sum_{" + R + r"} \tilde y_i\, e^{-\tilde y_i " + F + "}}"
+                 r"{\sum_{" + R + r"} e^{-\tilde y_i " + F + "}}" + numbers)
+        st.caption("ỹ = 2y − 1 ∈ {−1, +1}: the residual is ỹ·e^(−ỹF) and the hessian its "
+                   "absolute value (scikit-learn's exponential loss).")
+    else:
+        st.latex(r"\gamma = \frac{\sum_{" + R + r"} (y_i - p_i)}{\sum_{" + R
+                 + r"} p_i\,(1 - p_i)}" + numbers)
+        st.caption(f"p_i = σ(F_{m - 1}(x_i)) are the probabilities before tree {m}: "
+                   "γ is one Newton step on the leaf's own log-loss.")
+    st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
+             + fmt(L["step"]))
+    st.caption(f"Every point of the leaf moves by ν·γ: "
+               f"F_{m}(x) = F_{m - 1}(x) + {fmt(L['step'])}.")
+    if L["floored"]:
+        st.warning("The hessian sum of this leaf is below the floor (1e-150 per point): "
+                   "the engine takes no step (γ = 0), as scikit-learn does.",
+                   icon=":material/warning:")
+    members = L["members"]
+    if len(members):
+        with st.expander(f"The {len(members)} points of leaf {leaf} and their sums"):
+            r = tr.residual(m - 1)[members]
+            h = tr.hessian(m - 1)[members]
+            rows = {"sample": members, "y": tr.y[members],
+                    f"p at round {m - 1}": tr.proba(m - 1)[members], "r": r, "h": h}
+            st.dataframe(rows, hide_index=True, width="stretch", height=240)
+            st.caption(f"Σ r = {fmt(r.sum())}, Σ h = {fmt(h.sum())}: the numbers above.")
+
+
+def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
+    """Sample i at round m: its label and the update F_m = F_(m-1) + nu gamma."""
+    tr = ctx.trace
+    y = int(ledger["y"])
+    x = ledger["x"]
+    names = ctx.feature_names
+    st.caption(f"Sample #{i}: {md_escape(names[0])} = {fmt(x[0], 4)}, "
+               f"{md_escape(names[1])} = {fmt(x[1], 4)}, label y = {y} "
+               f"(class {md_escape(ctx.classes[y])})")
+    sigma = r"\sigma(2F_{" + str(m) + "})" if tr.loss == "exponential" else (
+        r"\sigma(F_{" + str(m) + "})")
+    if m == 0:
+        st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + r",\qquad p_0 = " + sigma + " = "
+                 + fmt(ledger["p"][0]))
+        return
+    leaf = int(ledger["leaf"][m])
+    bag = ""
+    if ledger["in_bag"] is not None:
+        bag = (r"\ \text{(in the subsample)}" if ledger["in_bag"][m]
+               else r"\ \text{(not in the subsample)}")
+    st.latex(r"\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
+             + r",\quad r = y - p_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
+             + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
+    st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
+             + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "
+             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]))
+    st.latex(r"p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m]))
+
+
+def ledger_table(ctx: Context, ledger: dict, m: int) -> None:
+    """View 8: the sample's F, p, residual, leaf and update at every round."""
+    rows = {
+        "round m": ledger["round"],
+        "now": np.where(ledger["round"] == m, "◀", ""),
+        "leaf in tree m": ledger["leaf"],
+        "r fitted by tree m": ledger["residual"],
+        "leaf value γ": ledger["gamma"],
+        "update ν·γ": ledger["update"],
+        "F_m": ledger["F"],
+        "p_m": ledger["p"],
+    }
+    if ledger["in_bag"] is not None:
+        rows["in subsample"] = ledger["in_bag"]
+    st.dataframe(rows, hide_index=True, width="stretch", height=320)
+    st.caption("Round 0 has no tree (leaf −1): F₀ = f₀. From round 1, F_m = F_(m−1) + ν·γ, "
+               "where r is the residual at F_(m−1) and γ the value of the leaf the sample "
+               "falls in.")
+
+
+def fmt(x: float, digits: int = 6) -> str:
+    """A number for the page (LaTeX-safe, no NaN)."""
+    x = float(np.nan_to_num(x, nan=0.0, posinf=1e300, neginf=-1e300))
+    return f"{x:.{digits}g}"

@@ -1,0 +1,220 @@
+"""Everything a user can set, declared once, and its mirror in the URL query string.
+
+The explorer has one state: the data (a toy set and its parameters, or an
+upload), the fit parameters, the round m, the selected sample and leaf, and a
+few view toggles. Each is a :class:`Field` in :data:`FIELDS`: its URL key, its
+type, its default and what is allowed. The sidebar's and pages' widgets are
+built from these declarations (``explorer.session``), the URL is parsed and
+written with them, and :class:`State` is what every page reads. Nothing else
+keeps a copy.
+
+Like TensorFlow Playground's ``state.ts``: a value that is missing from the URL
+or invalid there falls back to its default, and only values that differ from
+their defaults are written, so a link stays short and readable.
+
+This module has no Streamlit in it; it is plain data and parsing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields as dc_fields, replace
+from typing import Any, Mapping
+from urllib.parse import urlencode
+
+from .data import CLASSIFICATION_SETS
+
+UPLOAD = "upload"
+DATASETS = tuple(CLASSIFICATION_SETS) + (UPLOAD,)
+LOSSES = ("log-loss", "exponential")  # as shown and written in the URL
+ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
+LEAF_CHOICES = (0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64)
+MAX_ROUNDS = 500  # the app's limit; the engine allows more, the grid cache would not
+
+
+@dataclass(frozen=True)
+class Field:
+    """One user-settable value: URL key, type, default and allowed values."""
+
+    key: str
+    kind: type  # int, float, str or bool
+    default: Any
+    label: str
+    group: str  # "data", "fit" or "view"
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    choices: tuple | None = None
+    help: str = ""
+
+    def parse(self, value: Any) -> Any:
+        """The value as this field's type if it is allowed, else the default."""
+        if value is None:
+            return self.default
+        if isinstance(value, (list, tuple)) and not isinstance(value, str):
+            if not value:
+                return self.default
+            value = value[-1]
+        try:
+            if self.kind is bool:
+                if isinstance(value, str):
+                    low = value.strip().lower()
+                    if low not in ("true", "false", "1", "0"):
+                        return self.default
+                    value = low in ("true", "1")
+                else:
+                    value = bool(value)
+            elif self.kind is int:
+                as_float = float(value)
+                if not math.isfinite(as_float) or as_float != int(as_float):
+                    return self.default
+                value = int(as_float)
+            elif self.kind is float:
+                value = float(value)
+                if not math.isfinite(value):
+                    return self.default
+            else:
+                value = str(value)
+        except (TypeError, ValueError, OverflowError):
+            return self.default
+        if self.choices is not None and value not in self.choices:
+            return self.default
+        if self.low is not None and value < self.low:
+            return self.default
+        if self.high is not None and value > self.high:
+            return self.default
+        return value
+
+    def format(self, value: Any) -> str:
+        """The value as written in the URL."""
+        if self.kind is bool:
+            return "true" if value else "false"
+        if self.kind is float:
+            return f"{value:g}"
+        return str(value)
+
+
+FIELDS: tuple[Field, ...] = (
+    # --- data ---
+    Field("data", str, "moons", "Dataset", "data", choices=DATASETS,
+          help="A toy set, or upload your own CSV file."),
+    Field("n", int, 400, "Points", "data", 20, 5000, 10,
+          help="Number of points, training and validation together."),
+    Field("noise", float, 0.25, "Noise", "data", 0.0, 1.0, 0.05,
+          help="Standard deviation of the Gaussian noise added to both inputs."),
+    Field("balance", float, 0.5, "Share of class 1", "data", 0.05, 0.95, 0.05,
+          help="Fraction of the points in class 1."),
+    Field("dseed", int, 0, "Data seed", "data", 0, 9999, 1,
+          help="Seed of the points and of the train/validation split."),
+    Field("valid", float, 0.2, "Validation share", "data", 0.0, 0.5, 0.05,
+          help="Fraction of points held out to measure the validation loss (0 = none)."),
+    # --- fit ---
+    Field("loss", str, "log-loss", "Loss", "fit", choices=LOSSES,
+          help="Log-loss (logistic regression's loss) or exponential (AdaBoost's)."),
+    Field("rounds", int, 100, "Rounds M", "fit", 1, MAX_ROUNDS, 1,
+          help="Number of trees."),
+    Field("lr", float, 0.1, "Learning rate ν", "fit", 0.01, 1.0, 0.01,
+          help="Each tree's step is multiplied by ν: F_m = F_(m-1) + ν · tree m."),
+    Field("depth", int, 3, "Max depth", "fit", 1, 8, 1, help="Depth of each tree."),
+    Field("leaves", int, 0, "Max leaves (0 = no limit)", "fit",
+          choices=LEAF_CHOICES,
+          help="0 = no limit (depth-first trees). Otherwise trees grow best-first up to "
+               "this many leaves."),
+    Field("minleaf", int, 1, "Min samples per leaf", "fit", 1, 200, 1,
+          help="A split must leave at least this many samples on each side."),
+    Field("subsample", float, 1.0, "Subsample", "fit", 0.1, 1.0, 0.05,
+          help="Fraction of the training points each tree sees (stochastic boosting)."),
+    Field("seed", int, 0, "Fit seed", "fit", 0, 9999, 1,
+          help="random_state: the order in which features are tried, and the subsamples."),
+    # --- view ---
+    Field("round", int, 0, "Round m", "view", 0, MAX_ROUNDS, 1,
+          help="Round 0 is the constant f0; round m adds tree m."),
+    Field("sample", int, 0, "Sample", "view", 0, 50_000, 1,
+          help="The training point whose ledger is shown."),
+    Field("leaf", int, -1, "Leaf", "view", -1, 1_000_000, 1,
+          help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
+    Field("showvalid", bool, False, "Show validation points", "view"),
+)
+
+BY_KEY: dict[str, Field] = {f.key: f for f in FIELDS}
+KEYS: tuple[str, ...] = tuple(BY_KEY)
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole user-settable state. Build it with :meth:`from_mapping`."""
+
+    data: str = BY_KEY["data"].default
+    n: int = BY_KEY["n"].default
+    noise: float = BY_KEY["noise"].default
+    balance: float = BY_KEY["balance"].default
+    dseed: int = BY_KEY["dseed"].default
+    valid: float = BY_KEY["valid"].default
+    loss: str = BY_KEY["loss"].default
+    rounds: int = BY_KEY["rounds"].default
+    lr: float = BY_KEY["lr"].default
+    depth: int = BY_KEY["depth"].default
+    leaves: int = BY_KEY["leaves"].default
+    minleaf: int = BY_KEY["minleaf"].default
+    subsample: float = BY_KEY["subsample"].default
+    seed: int = BY_KEY["seed"].default
+    round: int = BY_KEY["round"].default
+    sample: int = BY_KEY["sample"].default
+    leaf: int = BY_KEY["leaf"].default
+    showvalid: bool = BY_KEY["showvalid"].default
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, Any]) -> "State":
+        """Parse every field from a mapping (query params, session state); bad values -> defaults.
+
+        The round is clamped to 0..rounds (a link may name a round beyond a
+        smaller number of rounds).
+        """
+        values = {f.key: f.parse(mapping.get(f.key)) for f in FIELDS}
+        values["round"] = min(values["round"], values["rounds"])
+        return cls(**values)
+
+    def to_query(self) -> dict[str, str]:
+        """The fields that differ from their defaults, as URL query parameters."""
+        out = {}
+        for f in FIELDS:
+            value = getattr(self, f.key)
+            if value != f.default:
+                out[f.key] = f.format(value)
+        return out
+
+    def query_string(self) -> str:
+        return urlencode(self.to_query())
+
+    def with_round(self, m: int) -> "State":
+        return replace(self, round=max(0, min(int(m), self.rounds)))
+
+    # --- what the engine and the data module take ---
+
+    @property
+    def is_upload(self) -> bool:
+        return self.data == UPLOAD
+
+    def toy_params(self) -> dict:
+        """Arguments of ``explorer.data.make_toy``."""
+        return dict(name=self.data, n=self.n, noise=self.noise, balance=self.balance,
+                    seed=self.dseed)
+
+    def fit_params(self) -> dict:
+        """Keyword arguments of ``explorer.fit`` (without the data)."""
+        return dict(loss=ENGINE_LOSS[self.loss], n_rounds=self.rounds, learning_rate=self.lr,
+                    max_depth=self.depth, max_leaves=self.leaves or None,
+                    min_samples_leaf=self.minleaf, subsample=self.subsample,
+                    random_state=self.seed)
+
+    def slug(self) -> str:
+        """A short file-name-safe summary of data and parameters, for exported images."""
+        leaves = f"_L{self.leaves}" if self.leaves else ""
+        sub = f"_s{self.subsample:g}" if self.subsample < 1 else ""
+        data = "upload" if self.is_upload else f"{self.data}{self.n}"
+        return (f"{data}_{self.loss}_M{self.rounds}_lr{self.lr:g}_d{self.depth}{leaves}{sub}"
+                f"_m{self.round}")
+
+
+STATE_FIELDS = tuple(f.name for f in dc_fields(State))
+assert STATE_FIELDS == KEYS, "State and FIELDS must declare the same keys in the same order"

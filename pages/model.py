@@ -1,0 +1,36 @@
+"""Model page: the probability map and the residuals after round m, and the update."""
+
+import streamlit as st
+
+from explorer import appdata, figures, session
+
+ctx = session.page_context("Model: the prediction after round m, and what the next tree fits")
+
+
+def body(ctx):
+    m = session.round_bar(ctx)
+    tr, grid = ctx.trace, ctx.grid
+    st.toggle("Show validation points", key="showvalid", bind="query-params",
+              on_change=session.mark_acted, disabled=ctx.valid is None,
+              help="Hollow diamonds: points held out of the fit.")
+    s = session.view_state(ctx, m)
+    left, right = st.columns(2, gap="small")
+    with left:
+        session.chart(figures.probability_map(
+            tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
+            show_valid=s.showvalid, sample=s.sample, uirevision=ctx.key),
+            s, "model", on_select=session.select_sample_from)
+    with right:
+        session.chart(figures.residual_map(
+            tr, m, grid, feature_names=ctx.feature_names, sample=s.sample,
+            uirevision=ctx.key), s, "residuals", on_select=session.select_sample_from)
+    session.metrics_row(ctx, m)
+    if m == 0:
+        st.markdown("##### Round 0: the best constant f₀")
+        session.f0_block(ctx)
+    else:
+        session.chart(figures.update_panels(tr, m, grid, feature_names=ctx.feature_names,
+                                            uirevision=ctx.key), s, "update")
+
+
+session.run_page(body, ctx)

@@ -1,0 +1,31 @@
+"""Sample page: one training point's ledger over every round."""
+
+import streamlit as st
+
+from explorer import appdata, figures, session
+
+ctx = session.page_context("Sample: one point's account, round by round")
+
+
+def body(ctx):
+    m = session.round_bar(ctx)
+    s = session.view_state(ctx, m)
+    tr, grid = ctx.trace, ctx.grid
+    left, right = st.columns([1, 1], gap="medium")
+    with left:
+        session.chart(figures.probability_map(
+            tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
+            sample=s.sample, uirevision=ctx.key, height=520,
+            title=f"Click a point to follow it (round {m})"),
+            s, "sample_map", on_select=session.select_sample_from)
+    ledger = appdata.ledger(tr, s.sample)
+    with right:
+        i = session.sample_picker(ctx, s.sample)
+        session.sample_block(ctx, i, m, ledger)
+        session.chart(figures.sample_trajectory(tr, i, m, ledger=ledger, uirevision=ctx.key,
+                                                height=320), s, "trajectory")
+    st.markdown(f"##### The ledger of sample #{i}: every round")
+    session.ledger_table(ctx, ledger, m)
+
+
+session.run_page(body, ctx)

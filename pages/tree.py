@@ -1,0 +1,37 @@
+"""Tree page: tree m on the plane, the selected leaf's Newton step, and the tree as a diagram."""
+
+import streamlit as st
+
+from explorer import appdata, figures, session
+
+ctx = session.page_context("Tree m: its regions, its leaf values and how one is computed")
+
+
+def body(ctx):
+    m = session.round_bar(ctx)
+    s = session.view_state(ctx, m)
+    tr, grid = ctx.trace, ctx.grid
+    if m == 0:
+        st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see tree 1.",
+                icon=":material/info:")
+        session.f0_block(ctx)
+        return
+    leaf, followed = appdata.resolve_leaf(tr, m, s.leaf, s.sample)
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        session.chart(figures.tree_regions(
+            tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes, leaf=leaf,
+            sample=s.sample, uirevision=ctx.key), s, "regions",
+            key="chart_regions", on_select=session.select_leaf_from)
+    with right:
+        session.leaf_picker(ctx, m, leaf, followed)
+        session.leaf_block(ctx, m, leaf, followed, s.sample)
+    session.chart(figures.tree_diagram(tr, m, feature_names=ctx.feature_names, leaf=leaf,
+                                       uirevision=ctx.key), s, "tree",
+                  key="chart_diagram", on_select=session.select_leaf_from)
+    with st.expander(f"Every node of tree {m} as a table"):
+        st.dataframe(appdata.node_table(tr, m, ctx.feature_names), hide_index=True,
+                     width="stretch")
+
+
+session.run_page(body, ctx)
