@@ -71,9 +71,8 @@ def make_grid(trace, resolution: int = GRID_RESOLUTION) -> Grid:
     lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
     xs = np.linspace(lo[0], hi[0], resolution)
     ys = np.linspace(lo[1], hi[1], resolution)
-    gx, gy = np.meshgrid(xs, ys)
-    staged = trace.staged_decision_function(np.column_stack([gx.ravel(), gy.ravel()]))
-    F = staged.astype(np.float32).reshape(trace.n_rounds + 1, resolution, resolution)
+    # float32 halves the cache; the exact numbers are shown from the trace itself
+    F = np.clip(trace.staged_decision_grid(xs, ys), -1e30, 1e30).astype(np.float32)
     F.setflags(write=False)
     return Grid(xs, ys, lo, hi, F, equal)
 
