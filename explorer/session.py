@@ -89,10 +89,11 @@ def ensure_routed() -> None:
     directory, and until the first run has called ``st.navigation`` it serves
     ``/<page>`` by running ``pages/<page>.py`` directly (the legacy multipage
     mode), skipping app.py: the first visitor of a fresh server who opens a
-    shared link would get a page with no sidebar and no data. Switch the legacy
-    mode off and rerun; the rerun goes through app.py to the same page.
+    shared link would get a page with no sidebar and no data. (AppTest resets
+    that memory before every run.) Switch the legacy mode off and rerun; the
+    rerun goes through app.py to the same page.
     """
-    if not st.session_state.get(_ROUTED):
+    if PagesManager.uses_pages_directory or not st.session_state.get(_ROUTED):
         PagesManager.uses_pages_directory = False
         st.rerun()
 

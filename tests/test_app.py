@@ -1,0 +1,355 @@
+"""Streamlit AppTest over every page: defaults, changed parameters, rounds 0, 1 and last,
+links (query parameters), and good and bad uploads. No exception may reach a page."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import ROOT
+
+APP = str(ROOT / "app.py")
+PAGES = ["pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py"]
+TIMEOUT = 180  # generous: a cold numba cache compiles for a while
+
+GOOD_CSV = ("\ufeffid;height (cm);weight;colour;label\n" + "".join(
+    f"{i};{150 + (i * 7) % 40};{50 + (i * 13) % 45},5;{'red' if i % 3 else 'blue'};"
+    f"{'tall' if (150 + (i * 7) % 40) + 0.3 * (50 + (i * 13) % 45) > 185 else 'short'}\n"
+    for i in range(120))).encode("utf-8")
+
+
+def new_app(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in query.items():
+        at.query_params[key] = str(value)
+    return at
+
+
+def open_page(page: str, **query) -> AppTest:
+    at = new_app(**query)
+    at.run()
+    if page != PAGES[0]:
+        at.switch_page(page)
+        at.run()
+    return at
+
+
+def assert_clean(at: AppTest, errors_allowed: bool = False) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    if not errors_allowed:
+        assert not at.error, [e.value for e in at.error]
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def chart_text(at: AppTest) -> str:
+    return " ".join(c.proto.spec for c in at.get("plotly_chart"))
+
+
+def round_of(at: AppTest) -> int:
+    return int(at.slider(key="round").value)
+
+
+def unescape(text: str) -> str:
+    """Markdown text as a reader sees it (the app backslash-escapes upload text)."""
+    return re.sub(r"\\([^\w\s])", r"\1", text)
+
+
+def page_text(at: AppTest) -> str:
+    parts = [unescape(m.value) for m in at.markdown] + [unescape(c.value) for c in at.caption]
+    parts += [x.value for x in at.latex]
+    return " ".join(str(p) for p in parts)
+
+
+@pytest.fixture(autouse=True)
+def _warm(warm_engine):
+    """Every test here runs the app in this process: compile numba once first."""
+
+
+# --- defaults -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_opens_with_defaults(page):
+    at = open_page(page)
+    assert_clean(at)
+    assert round_of(at) == 0
+    assert "Round 0" in page_text(at)
+    if page == "pages/tree.py":
+        # round 0 has no tree: the page says so and shows f0 instead
+        assert at.info and "no tree" in at.info[0].value
+        assert any("N_+" in x.value for x in at.latex)
+    else:
+        assert charts(at), "no chart on the page"
+    for spec in charts(at):
+        assert spec["layout"]["uirevision"]
+
+
+def test_default_model_page_content():
+    at = open_page(PAGES[0])
+    specs = charts(at)
+    titles = [s["layout"]["title"]["text"] for s in specs]
+    assert any(t.startswith("Model after round 0") for t in titles)
+    assert any(t.startswith("Residuals after round 0") for t in titles)
+    text = page_text(at)
+    assert "moons" in text and "log-loss, M = 100" in text
+    assert any("\\log\\frac{N_+}{N_-}" in x.value for x in at.latex)  # f0 at round 0
+    assert [m.label for m in at.metric] == ["Train loss", "Validation loss", "Train accuracy",
+                                            "Validation accuracy"]
+    # the chart toolbar saves an image named after the data, parameters and round
+    spec = at.get("plotly_chart")[0].proto.config
+    config = json.loads(spec)
+    assert config["displaylogo"] is False
+    assert config["toImageButtonOptions"]["filename"].startswith("boosting_model_moons400")
+    assert config["toImageButtonOptions"]["filename"].endswith("_m0")
+
+
+# --- stepping -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_stepping_to_rounds_last_0_and_1(page):
+    at = open_page(page, rounds=25)
+    at.button(key="last").click().run()
+    assert_clean(at)
+    assert round_of(at) == 25
+    assert "Round 25" in page_text(at)
+    assert charts(at)
+    text = chart_text(at)
+    assert "round 25" in text or "Tree 25" in text or "round 25" in text.lower()
+    at.button(key="first").click().run()
+    assert_clean(at)
+    assert round_of(at) == 0
+    at.button(key="next").click().run()
+    assert_clean(at)
+    assert round_of(at) == 1
+    assert charts(at)
+    if page == "pages/tree.py":
+        assert "Tree 1" in chart_text(at)
+        assert any("\\gamma" in x.value for x in at.latex)
+    if page == "pages/model.py":
+        assert "The update at round 1" in chart_text(at)
+    at.button(key="prev").click().run()
+    assert round_of(at) == 0
+    at.button(key="prev").click().run()  # stays at 0
+    assert round_of(at) == 0
+    at.slider(key="round").set_value(13).run()
+    assert_clean(at)
+    assert round_of(at) == 13 and "Round 13" in page_text(at)
+
+
+def test_next_stops_at_the_last_round():
+    at = open_page(PAGES[3], rounds=3, round=3)
+    at.button(key="next").click().run()
+    assert round_of(at) == 3
+    assert_clean(at)
+
+
+def test_play_and_pause_toggle():
+    at = open_page(PAGES[0], rounds=10)
+    assert at.button(key="play").label == "Play"
+    at.button(key="play").click().run()
+    assert_clean(at)
+    assert at.button(key="play").label == "Pause"
+    at.button(key="play").click().run()
+    assert at.button(key="play").label == "Play"
+    # play from the last round restarts at 0
+    at.button(key="last").click().run()
+    at.button(key="play").click().run()
+    assert round_of(at) == 0
+    at.button(key="play").click().run()
+
+
+# --- parameters -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_changed_parameters(page):
+    at = open_page(page)
+    at.selectbox(key="data").set_value("circles")
+    at.slider(key="n").set_value(600)
+    at.slider(key="noise").set_value(0.1)
+    at.slider(key="balance").set_value(0.3)
+    at.number_input(key="dseed").set_value(4)
+    at.slider(key="valid").set_value(0.0)
+    at.radio(key="loss").set_value("exponential")
+    at.slider(key="rounds").set_value(30)
+    at.slider(key="lr").set_value(0.3)
+    at.slider(key="depth").set_value(2)
+    at.select_slider(key="leaves").set_value(3)
+    at.slider(key="minleaf").set_value(5)
+    at.slider(key="subsample").set_value(0.7)
+    at.number_input(key="seed").set_value(3)
+    at.run()
+    assert_clean(at)
+    text = page_text(at)
+    assert "circles: 600 training points" in text
+    assert "exponential, M = 30, ν = 0.3, depth ≤ 2, ≤ 3 leaves, min 5 per leaf, " \
+           "subsample 0.7, seed 3" in text
+    at.button(key="last").click().run()
+    assert_clean(at)
+    assert round_of(at) == 30
+    if page != "pages/sample.py":
+        at.button(key="prev").click().run()
+        assert_clean(at)
+    if page == "pages/model.py":
+        assert [m.value for m in at.metric][1] == "–"  # no validation set
+        assert at.toggle(key="showvalid").disabled
+    if page == "pages/tree.py":
+        assert "e^{-\\tilde y_i" in " ".join(x.value for x in at.latex)
+
+
+def test_fewer_rounds_clamp_the_round():
+    at = open_page(PAGES[0])
+    at.slider(key="round").set_value(80).run()
+    assert round_of(at) == 80
+    at.slider(key="rounds").set_value(20).run()
+    assert_clean(at)
+    assert round_of(at) == 20
+
+
+def test_validation_toggle():
+    at = open_page(PAGES[0], round=5)
+    n_traces = len(charts(at)[0]["data"])
+    at.toggle(key="showvalid").set_value(True).run()
+    assert_clean(at)
+    spec = charts(at)[0]
+    assert len(spec["data"]) == n_traces + 2
+    assert any("validation" in t.get("name", "") for t in spec["data"])
+
+
+def test_sample_page_picks_a_sample_and_shows_its_ledger():
+    at = open_page(PAGES[2], round=4)
+    at.number_input(key="_w_sample").set_value(21).run()
+    assert_clean(at)
+    assert "The ledger of sample #21" in page_text(at)
+    assert "sample #21" in chart_text(at)
+    table = at.dataframe[0].value
+    assert len(table) == 101 and list(table["round m"][:3]) == [0, 1, 2]
+    assert "F_{4} = F_{3} + \\nu\\gamma" in " ".join(x.value for x in at.latex)
+
+
+def test_tree_page_leaf_choice():
+    at = open_page(PAGES[1], round=3)
+    options = at.selectbox(key="_w_leaf").options
+    assert options[0] == "the selected sample's leaf" and len(options) > 2
+    at.selectbox(key="_w_leaf").set_value(at.selectbox(key="_w_leaf").options[2]).run()
+    assert_clean(at)
+    assert "(the chosen leaf)" in page_text(at)
+
+
+# --- links (query parameters) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_link_reproduces_the_view(page):
+    at = open_page(page, data="xor", n=300, rounds=40, lr=0.2, depth=2, round=12, sample=9,
+                   loss="exponential")
+    assert_clean(at)
+    assert round_of(at) == 12
+    assert at.selectbox(key="data").value == "xor"
+    assert at.radio(key="loss").value == "exponential"
+    text = page_text(at)
+    assert "xor: 240 training points" in text and "M = 40, ν = 0.2, depth ≤ 2" in text
+    if page in ("pages/model.py", "pages/sample.py", "pages/tree.py"):
+        assert "sample #9" in chart_text(at)
+
+
+def test_a_link_beyond_the_last_round_is_clamped():
+    at = open_page(PAGES[0], rounds=10, round=50)
+    assert_clean(at)
+    assert round_of(at) == 10
+
+
+def test_a_link_with_impossible_values_falls_back_to_defaults():
+    at = open_page(PAGES[0], rounds=100000, lr=-1, depth="abc", data="nope", sample=10**9,
+                   leaf="x", round="-3")
+    assert_clean(at)
+    assert at.slider(key="rounds").value == 100
+    assert at.selectbox(key="data").value == "moons"
+    assert round_of(at) == 0
+
+
+# --- uploads --------------------------------------------------------------------------
+
+
+def upload(at: AppTest, content: bytes, name: str = "data.csv") -> AppTest:
+    at.selectbox(key="data").set_value("upload").run()
+    at.file_uploader(key="upload_file").set_value((name, content, "text/csv")).run()
+    return at
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_good_upload(page):
+    at = upload(open_page(page), GOOD_CSV, "people.csv")
+    assert_clean(at)
+    assert at.selectbox(key="up_x").value == "id"  # first numeric columns by default
+    at.selectbox(key="up_x").set_value("height (cm)")
+    at.selectbox(key="up_y").set_value("weight")
+    at.selectbox(key="up_label").set_value("label").run()
+    assert_clean(at)
+    text = page_text(at)
+    assert "upload people" in text
+    at.button(key="last").click().run()
+    assert_clean(at)
+    assert round_of(at) == 100
+    if page != "pages/tree.py":
+        assert charts(at)
+    assert "height (cm)" in chart_text(at) or page == "pages/curves.py"
+
+
+def test_upload_with_a_text_feature_chosen_gives_a_message():
+    at = upload(open_page(PAGES[0]), GOOD_CSV)
+    at.selectbox(key="up_label").set_value("colour").run()
+    assert_clean(at)  # colour has two classes: fine
+    at.selectbox(key="up_label").set_value("weight").run()
+    assert_clean(at, errors_allowed=True)
+    assert at.error and "classes" in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+BAD_FILES = {
+    "binary": bytes(range(256)) * 10,
+    "empty": b"",
+    "one class": b"a,b,label\n" + b"".join(b"%d,%d,yes\n" % (i, i * 2) for i in range(20)),
+    "too few rows": b"a,b,label\n1,2,0\n3,4,1\n",
+    "missing values": b"a,b,label\n" + b"".join(
+        b"%s,%d,%d\n" % (b"" if i == 5 else b"%d" % i, i, i % 2) for i in range(20)),
+    "no numbers": b"a,b,label\n" + b"".join(b"x%d,y%d,%d\n" % (i, i, i % 2)
+                                           for i in range(20)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_a_bad_upload_gives_a_message_not_a_traceback(kind):
+    at = upload(open_page(PAGES[0]), BAD_FILES[kind], f"{kind}.csv")
+    assert_clean(at, errors_allowed=True)
+    assert at.error, "a bad upload must be explained with st.error"
+    assert "Traceback" not in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+def test_no_upload_yet_asks_for_one():
+    at = open_page(PAGES[1], data="upload")
+    assert_clean(at, errors_allowed=True)
+    assert at.error and "Upload a CSV file" in at.error[0].value
+
+
+def test_upload_text_is_never_rendered_as_markup():
+    nasty = (b"<img src=x onerror=alert(1)>,**bold** [a](http://x),label\n" + b"".join(
+        b"%d,%d,%s\n" % (i, (i * 7) % 11, b"<b>yes</b>" if i % 2 else b"[no](javascript:x)")
+        for i in range(30)))
+    at = upload(open_page(PAGES[2], round=3), nasty, "<i>evil</i>.csv")
+    assert_clean(at)
+    for element in list(at.markdown) + list(at.caption) + list(at.error):
+        value = element.value
+        assert "<img" not in value.replace("\\<img", ""), value
+        assert "](" not in value.replace("\\]\\(", ""), value
+        assert "<i>" not in value.replace("\\<i\\>", ""), value
+    spec = chart_text(at)
+    assert "<img" not in spec and "&lt;img src=x onerror=alert(1)&gt;" in spec
