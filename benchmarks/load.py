@@ -1,0 +1,616 @@
+"""Classroom load: many sessions stepping rounds at once, spoken in Streamlit's own protocol.
+
+    python benchmarks/load.py                       # 1, 10, 30 and 60 sessions, 20 s each
+    python benchmarks/load.py --sessions 30 --duration 30 --think 0.5
+    python benchmarks/load.py --url http://127.0.0.1:8080   # a running server or the
+                                                            # nginx cluster (loopback only)
+
+A browser per simulated student does not fit on two cores, so each session is a
+WebSocket client that talks to ``/_stcore/stream`` as the browser's frontend does:
+
+* it fetches ``/`` first (the page a browser loads; behind nginx this sets the
+  sticky cookie), then opens the WebSocket with the subprotocols
+  ``["streamlit", <xsrf placeholder>, <previous session id>]``;
+* every run starts with a ``BackMsg.rerun_script`` (a ``ClientState``): the page's
+  query string, the ``page_script_hash`` the server announced in ``new_session``,
+  the widget states the user changed (a slider sends ``double_array_value``, a
+  button ``trigger_value``), the ``fragment_id`` when the widget lives in a
+  fragment (the round bar does: a step reruns only the fragment, as in a browser),
+  and the hashes of the large messages it already holds (``cached_message_hashes``,
+  the browser's message cache: the server then sends a ``ref_hash`` instead);
+* the server streams ``ForwardMsg`` frames (``new_session``, ``delta`` elements,
+  ``page_info_changed``, ...) until ``script_finished``. The time from sending the
+  BackMsg to ``script_finished`` is one rerun. Widget ids are read from the deltas:
+  a keyed widget's id ends with ``-<key>`` (e.g. ``$$ID-2ac6...-round``).
+
+Each session loads the Model page, then repeatedly moves the round slider one
+round on (a fragment rerun) and now and then changes the learning rate or the
+depth (a full rerun that needs a fit), pausing a random "think time" between
+actions. A run is checked, not only timed: it must finish without an exception
+element and the round label must show the round the session asked for; a
+session with any failed run, timeout or dropped connection counts as failed.
+
+The harness starts and stops its own server on 127.0.0.1 (a fresh one per
+level, so memory and fit counts are per level). The server runs in a small
+wrapper process that prints ``explorer.fit_count()`` whenever it changes, so
+the harness can show that each distinct data + parameters setting is fitted
+once for everyone. Memory is the resident set of the server and its children
+(``/proc/<pid>/status``), sampled every half second; the peak is reported.
+
+Targets (issue 6), on a 2-core machine: 30 sessions stepping at once, p95 <=
+500 ms per rerun, no failed session, server memory <= 1.5 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Bounds: the harness refuses to go beyond these (it is a benchmark, not a stress tool).
+MAX_SESSIONS = 100
+MAX_SECONDS = 300.0
+RUN_TIMEOUT = 60.0  # seconds one rerun may take before the session counts as failed
+
+# The wrapper the server runs in: the app unchanged, plus a thread that prints the
+# process's fit count whenever it changes (explorer.fit_count(); the app imports the
+# same module object, since streamlit puts the app's folder first on sys.path).
+_SERVE = r"""
+import sys, threading, time
+sys.path.insert(0, {root!r})
+import explorer
+
+def _report_fits():
+    last = None
+    while True:
+        count = explorer.fit_count()
+        if count != last:
+            print(f"[load] fits={{count}}", flush=True)
+            last = count
+        time.sleep(0.05)
+
+threading.Thread(target=_report_fits, name="fit-count", daemon=True).start()
+from streamlit.web import cli
+sys.argv = ["streamlit", "run", {app!r}] + {args!r}
+sys.exit(cli.main())
+"""
+
+_FITS = re.compile(r"^\[load\] fits=(\d+)$", re.M)
+_ROUND_LABEL = re.compile(r"^\*\*Round (\d+)\*\* / (\d+)$")
+XSRF_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends without an XSRF cookie
+
+
+# --- the server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class AppServer:
+    """A Streamlit server of the app on loopback, started by :func:`start_server`."""
+
+    url: str
+    port: int
+    process: subprocess.Popen
+    log: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def fits(self) -> int:
+        """Fits the process has started so far (the last count its wrapper printed)."""
+        time.sleep(0.15)  # the wrapper polls every 50 ms
+        counts = _FITS.findall(self.log.read_text(errors="replace"))
+        return int(counts[-1]) if counts else 0
+
+    def rss(self) -> int:
+        """Resident memory of the server and its children, in bytes."""
+        return tree_rss(self.pid)
+
+    def stop(self) -> None:
+        stop_process(self.process)
+
+
+def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
+                 env: dict | None = None, timeout: float = 120.0) -> AppServer:
+    """Start the app on 127.0.0.1 (a free port unless given) and wait for its health check.
+
+    Parameters
+    ----------
+    log : Path
+        File that receives the server's output (and the fit counts).
+    port : int, optional
+        Port to listen on; a free one by default.
+    extra_args : tuple of str
+        More ``--section.option=value`` flags for ``streamlit run``.
+    env : dict, optional
+        Extra environment variables.
+    timeout : float
+        Seconds to wait for ``/_stcore/health``.
+    """
+    port = port or free_port()
+    args = [f"--server.port={port}", "--server.address=127.0.0.1", "--server.headless=true",
+            "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
+            *extra_args]
+    code = _SERVE.format(root=str(ROOT), app=str(ROOT / "app.py"), args=args)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "w") as out:
+        process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=out,
+                                   stderr=subprocess.STDOUT,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+    server = AppServer(f"http://127.0.0.1:{port}", port, process, log)
+    try:
+        wait_healthy(server.url, timeout, process)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def wait_healthy(url: str, timeout: float, process: subprocess.Popen | None = None) -> None:
+    """Poll ``url/_stcore/health`` until it answers 200 (or raise with the reason)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"{process.args[:2]} exited with {process.returncode}")
+        try:
+            if http_get(url, "/_stcore/health", timeout=2)[0] == 200:
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not become healthy in {timeout:.0f} s")
+        time.sleep(0.1)
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL after 15 s: only the process we started."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def tree_rss(pid: int) -> int:
+    """VmRSS of a process and all its descendants, in bytes (0 if it is gone)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    # ppid is the 2nd field after the ")" that closes the command name
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, ()))
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except OSError:
+            pass
+    return total
+
+
+def http_get(url: str, path: str, *, headers: dict | None = None, timeout: float = 10):
+    """GET ``path`` from a loopback ``url``; returns (status, headers as a list, body)."""
+    u = urlparse(url)
+    check_loopback(u.hostname)
+    conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.getheaders(), response.read()
+    finally:
+        conn.close()
+
+
+def check_loopback(host: str | None) -> None:
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise ValueError(f"the load harness only talks to loopback, not {host!r}")
+
+
+# --- one session -----------------------------------------------------------------------
+
+
+class SessionError(Exception):
+    """A run that failed: timeout, exception in the page, wrong round, closed connection."""
+
+
+@dataclass
+class Run:
+    """One rerun as the client saw it."""
+
+    kind: str  # "load", "step" (fragment rerun) or "full"
+    seconds: float
+    messages: int
+    nbytes: int
+    round: int | None  # from the round label "**Round m** / M"
+    rounds: int | None
+    caption: str  # the page's caption line (data and parameters)
+
+
+@dataclass
+class Session:
+    """A simulated browser tab: one WebSocket to ``/_stcore/stream`` and its client state.
+
+    Parameters
+    ----------
+    url : str
+        The server (or proxy) base URL, loopback only.
+    query : str
+        The page's query string, as in the address bar (``round=6&lr=0.2``).
+    """
+
+    url: str
+    query: str = ""
+    cookies: dict = field(default_factory=dict)
+    session_id: str = ""  # the server's id for this session (new_session.initialize)
+    upstream: str = ""  # X-Upstream of the WebSocket handshake, when behind the proxy
+    page_hash: str = ""  # page_script_hash of the page being shown
+    widget_ids: dict = field(default_factory=dict)  # user key -> widget id
+    fragments: dict = field(default_factory=dict)  # user key -> fragment id ("" if none)
+    round: int | None = None
+    rounds: int | None = None
+    _ws: object = None
+    _held: dict = field(default_factory=dict)  # cacheable message hash -> run number
+    _runs: int = 0
+
+    async def open(self) -> None:
+        """Load the page (for cookies, as a browser does) and open the WebSocket."""
+        import websockets
+
+        status, headers, _ = await asyncio.to_thread(
+            http_get, self.url, "/?" + self.query if self.query else "/",
+            headers=self._cookie_header())
+        if status != 200:
+            raise SessionError(f"GET / answered {status}")
+        self._take_cookies(headers)
+        ws_url = "ws" + self.url[len("http"):] + "/_stcore/stream"
+        protocols = ["streamlit", XSRF_PLACEHOLDER] + ([self.session_id] if self.session_id
+                                                       else [])
+        self._ws = await websockets.connect(ws_url, subprotocols=protocols, max_size=None,
+                                            additional_headers=self._cookie_header(),
+                                            open_timeout=30, compression=None)
+        self.upstream = self._ws.response.headers.get("X-Upstream", "")
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+            self._ws = None
+
+    def _cookie_header(self) -> dict:
+        if not self.cookies:
+            return {}
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+
+    def _take_cookies(self, headers) -> None:
+        for name, value in headers:
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+
+    # --- actions ---
+
+    async def load(self) -> Run:
+        """The first run, as a browser opening the address."""
+        return await self._rerun("load")
+
+    async def set_round(self, m: int, *, fragment: bool = True) -> Run:
+        """Move the round slider to m (a fragment rerun, unless fragment=False)."""
+        run = await self._rerun("step" if fragment else "full",
+                                slider={"round": float(m)}, fragment_of="round" if fragment
+                                else None, query={"round": str(m)})
+        if run.round != m:
+            raise SessionError(f"asked for round {m}, the page shows {run.round}")
+        return run
+
+    async def click(self, key: str) -> Run:
+        """Click a button (the round bar's first / prev / next / last)."""
+        return await self._rerun("step", trigger=key, fragment_of=key)
+
+    async def set_param(self, key: str, value: float) -> Run:
+        """Move a sidebar slider (a fit parameter): a full rerun."""
+        return await self._rerun("full", slider={key: float(value)},
+                                 query={key: f"{value:g}"})
+
+    # --- the protocol ---
+
+    async def _rerun(self, kind: str, *, slider: dict | None = None, trigger: str = "",
+                     fragment_of: str | None = None, query: dict | None = None) -> Run:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        if query:  # a bound widget rewrites the address bar; the browser sends it along
+            pairs = dict(parse_qsl(self.query))
+            pairs.update(query)
+            self.query = urlencode(pairs)
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        if fragment_of is not None:
+            state.fragment_id = self.fragments.get(fragment_of, "")
+        for key, value in (slider or {}).items():
+            widget = state.widget_states.widgets.add()
+            widget.id = self._widget_id(key)
+            widget.double_array_value.data.append(value)
+        if trigger:
+            widget = state.widget_states.widgets.add()
+            widget.id = self._widget_id(trigger)
+            widget.trigger_value = True
+        # The browser keeps large messages of the last two runs and says which it holds.
+        self._runs += 1
+        self._held = {h: n for h, n in self._held.items() if n >= self._runs - 2}
+        state.cached_message_hashes.extend(self._held)
+        started = time.perf_counter()
+        await self._ws.send(msg.SerializeToString())
+        try:
+            run = await asyncio.wait_for(self._receive(kind, started), RUN_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise SessionError(f"no script_finished within {RUN_TIMEOUT:.0f} s") from None
+        return run
+
+    def _widget_id(self, key: str) -> str:
+        try:
+            return self.widget_ids[key]
+        except KeyError:
+            raise SessionError(f"no widget with key {key!r} on the page") from None
+
+    async def _receive(self, kind: str, started: float) -> Run:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        n = nbytes = 0
+        caption = ""
+        while True:
+            raw = await self._ws.recv()
+            n += 1
+            nbytes += len(raw)
+            msg = ForwardMsg()
+            msg.ParseFromString(raw)
+            what = msg.WhichOneof("type")
+            if msg.metadata.cacheable and msg.hash:
+                self._held[msg.hash] = self._runs
+            elif what == "ref_hash":
+                self._held[msg.ref_hash] = self._runs
+            if what == "delta":
+                caption = self._read_delta(msg.delta) or caption
+            elif what == "new_session":
+                self.page_hash = msg.new_session.page_script_hash
+                self.session_id = msg.new_session.initialize.session_id or self.session_id
+            elif what == "page_info_changed":
+                self.query = msg.page_info_changed.query_string
+            elif what == "script_finished":
+                status = msg.script_finished
+                if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    continue  # st.rerun() inside the script: the run goes on
+                if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                    raise SessionError("the script did not compile")
+                return Run(kind, time.perf_counter() - started, n, nbytes, self.round,
+                           self.rounds, caption)
+
+    def _read_delta(self, delta) -> str:
+        """Note widget ids, fragment ids and the round label; return a caption if any."""
+        if delta.WhichOneof("type") != "new_element":
+            return ""
+        element = delta.new_element
+        what = element.WhichOneof("type")
+        body = getattr(element, what)
+        if what == "exception":
+            raise SessionError(f"the page shows an exception: {body.message[:200]}")
+        widget_id = getattr(body, "id", "")
+        if widget_id.startswith("$$ID-"):
+            key = widget_id.rsplit("-", 1)[-1]
+            self.widget_ids[key] = widget_id
+            self.fragments[key] = delta.fragment_id
+        if what == "markdown":
+            label = _ROUND_LABEL.match(body.body)
+            if label:
+                self.round, self.rounds = int(label[1]), int(label[2])
+            elif body.element_type == body.CAPTION and " · " in body.body:
+                return body.body
+        return ""
+
+
+# --- a level: N sessions at once -------------------------------------------------------
+
+# Fit parameters the sessions move between: 3 x 3 = 9 settings, fewer than the app's
+# fit cache holds (12), so a setting once fitted stays cached and a refit would be a bug.
+PARAM_VALUES = {"lr": (0.1, 0.2, 0.5), "depth": (2, 3, 4)}
+DEFAULTS = {"lr": 0.1, "depth": 3}
+
+
+@dataclass
+class LevelResult:
+    sessions: int
+    seconds: float
+    runs: list
+    failed: list  # (session index, reason)
+    settings: set  # distinct (lr, depth) the sessions asked for
+    peak_rss: int = 0
+    fits: int | None = None
+
+    def times(self, *kinds) -> list:
+        return [r.seconds for r in self.runs if not kinds or r.kind in kinds]
+
+
+async def simulate(i: int, url: str, deadline: float, think: float, param_share: float,
+                   full_steps: bool, rng: random.Random, result: LevelResult) -> None:
+    """One student: load, then step rounds and sometimes change lr or depth until the deadline."""
+    session = Session(url)
+    setting = dict(DEFAULTS)
+    try:
+        await session.open()
+        result.runs.append(await session.load())
+        result.settings.add(tuple(setting.values()))
+        while time.monotonic() < deadline:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if rng.random() < param_share:
+                key = rng.choice(tuple(PARAM_VALUES))
+                setting[key] = rng.choice(PARAM_VALUES[key])
+                result.settings.add(tuple(setting.values()))
+                run = await session.set_param(key, setting[key])
+            else:
+                m = 0 if session.round >= session.rounds else session.round + 1
+                run = await session.set_round(m, fragment=not full_steps)
+            result.runs.append(run)
+    except Exception as error:  # any failure fails the session; the reason is reported
+        result.failed.append((i, f"{type(error).__name__}: {error}"))
+    finally:
+        try:
+            await session.close()
+        except Exception:
+            pass
+
+
+async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
+                    param_share: float = 0.1, full_steps: bool = False, seed: int = 0,
+                    rss=None, ramp: float = 2.0) -> LevelResult:
+    """Run n sessions against url for about ``seconds`` (plus the last runs in flight).
+
+    Sessions start spread over ``ramp`` seconds (students do not click at the same
+    millisecond); ``rss`` is an optional callable sampled every 0.5 s for the peak.
+    """
+    if not 1 <= n <= MAX_SESSIONS or not 0 < seconds <= MAX_SECONDS:
+        raise ValueError(f"sessions must be 1..{MAX_SESSIONS} and seconds 0..{MAX_SECONDS}")
+    result = LevelResult(n, seconds, [], [], set())
+    stop = threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            result.peak_rss = max(result.peak_rss, rss())
+            stop.wait(0.5)
+
+    sampler = threading.Thread(target=sample, daemon=True) if rss else None
+    if sampler:
+        sampler.start()
+    started = time.monotonic()
+    deadline = started + seconds
+
+    async def delayed(i):
+        await asyncio.sleep(ramp * i / n)
+        await simulate(i, url, deadline, think, param_share, full_steps,
+                       random.Random(seed * 1000 + i), result)
+
+    await asyncio.gather(*(delayed(i) for i in range(n)))
+    result.seconds = time.monotonic() - started
+    stop.set()
+    if sampler:
+        sampler.join()
+    return result
+
+
+# --- the report ------------------------------------------------------------------------
+
+
+def percentile(values, q):
+    if not values:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(
+        values) > 1 else values[0]
+
+
+HEADER = (f"{'sessions':>8} {'reruns':>7} {'p50 ms':>7} {'p95 ms':>7} {'step p95':>9} "
+          f"{'full p95':>9} {'max ms':>7} {'reruns/s':>9} {'failed':>7} {'RSS MB':>7} "
+          f"{'fits/settings':>14}")
+
+
+def row(r: LevelResult) -> str:
+    ms = lambda values, q: 1000 * percentile(values, q)  # noqa: E731
+    every, steps, fulls = r.times(), r.times("step"), r.times("full", "load")
+    fits = "-" if r.fits is None else f"{r.fits}/{len(r.settings)}"
+    return (f"{r.sessions:>8} {len(r.runs):>7} {ms(every, 50):>7.0f} {ms(every, 95):>7.0f} "
+            f"{ms(steps, 95):>9.0f} {ms(fulls, 95):>9.0f} "
+            f"{1000 * max(every, default=float('nan')):>7.0f} "
+            f"{len(r.runs) / r.seconds:>9.1f} {len(r.failed):>7} "
+            f"{r.peak_rss / 2**20:>7.0f} {fits:>14}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", default="1,10,30,60",
+                        help="comma-separated concurrent session counts (default 1,10,30,60)")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per level")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean pause between a session's actions, s (0 = no pause)")
+    parser.add_argument("--param-share", type=float, default=0.1,
+                        help="share of actions that change lr or depth (a full rerun)")
+    parser.add_argument("--full-steps", action="store_true",
+                        help="send round steps as full-app reruns instead of fragment reruns")
+    parser.add_argument("--url", help="use this running server or proxy (loopback only) "
+                                      "instead of starting one per level")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    levels = [int(s) for s in args.sessions.split(",")]
+    if args.url:
+        check_loopback(urlparse(args.url).hostname)
+
+    print(f"think {args.think:g} s, {args.param_share:.0%} of actions change a parameter, "
+          f"round steps as {'full' if args.full_steps else 'fragment'} reruns, "
+          f"{args.duration:g} s per level, {os.cpu_count()} cores")
+    print(HEADER)
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="load-") as tmp:
+        for n in levels:
+            server = None if args.url else start_server(Path(tmp) / f"server-{n}.log")
+            url = args.url or server.url
+            try:
+                if server:  # compile/warm the engine and fit the default setting first
+                    asyncio.run(_warm(url))
+                    base = server.fits()
+                result = asyncio.run(run_level(
+                    url, n, args.duration, think=args.think, param_share=args.param_share,
+                    full_steps=args.full_steps, seed=args.seed,
+                    rss=server.rss if server else None))
+                if server:
+                    # the warm-up session already fitted the default setting
+                    result.fits = server.fits() - base + 1
+            finally:
+                if server:
+                    server.stop()
+            print(row(result), flush=True)
+            for i, reason in result.failed[:5]:
+                print(f"         session {i} failed: {reason}")
+            failed += len(result.failed)
+    print("fits/settings: fits the server performed during the level / distinct "
+          "(lr, depth) settings the sessions used (equal = one fit per setting for everyone)")
+    return 1 if failed else 0
+
+
+async def _warm(url: str) -> None:
+    session = Session(url)
+    await session.open()
+    await session.load()
+    await session.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
