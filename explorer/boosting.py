@@ -9,6 +9,10 @@ Algorithm (Friedman's TreeBoost with one Newton step per leaf):
         gamma_jm = sum r / sum h over the leaf         (Newton step; the mean r for squared error)
         F_m = F_(m-1) + nu * gamma_j(x)
 
+Variants the explorer compares on the same data: other leaf rules (the mean
+residual, the exact leaf minimiser, one line search per tree) and second-order
+trees (split="hessian", as xgboost's exact method builds them; see second_order.py).
+
 The whole loop runs in one compiled call; Python only checks the input, draws
 scikit-learn's random numbers and wraps the record in a Trace.
 """
@@ -19,19 +23,23 @@ import threading
 import numpy as np
 from numba import njit
 
-from . import losses
-from .losses import SQUARED_ERROR
-from .trace import Trace
-from .tree import NODE, apply, grow_best_first, grow_depth_first, presort, restrict_order
+from . import losses, second_order
+from .losses import LOG_LOSS, SQUARED_ERROR
+from .trace import Trace, step
+from .tree import LEAF, NODE, apply, grow_best_first, grow_depth_first, presort, restrict_order
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
 _NO_LIMIT = np.iinfo(np.int32).max  # scikit-learn's depth for max_depth=None
+SPLITS = ("squared_error", "hessian")
+LEAF_RULES = ("newton", "mean", "exact", "line_search")
+NEWTON, MEAN, EXACT, LINE_SEARCH = range(4)
 
 
 def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         max_leaves=None, min_samples_leaf=1, min_samples_split=2, subsample=1.0,
-        random_state=0, X_valid=None, y_valid=None):
+        random_state=0, X_valid=None, y_valid=None, split="squared_error", leaf="newton",
+        reg_lambda=1.0, gamma=0.0, min_child_weight=1.0):
     """Fit gradient boosting and record every round.
 
     Builds the model scikit-learn's GradientBoostingClassifier (loss "log_loss" or
@@ -55,6 +63,19 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     subsample : float in (0, 1]; each tree sees this fraction of the samples
     random_state : int in 0..2**32 - 1
     X_valid, y_valid : optional validation data, for the validation loss
+    split : {"squared_error", "hessian"}
+        "squared_error" (scikit-learn's trees: least squares on the residuals) or
+        "hessian": the second-order gain G^2/(H + reg_lambda) with leaves -G/(H + reg_lambda),
+        building xgboost's trees (tree_method="exact", binary:logistic) from f0 = log-odds of
+        the label mean. Needs loss="log_loss", a max_depth, and no max_leaves, subsample,
+        min_samples_leaf or min_samples_split (xgboost's exact method has none of them).
+    leaf : {"newton", "mean", "exact", "line_search"}, with split="squared_error"
+        "newton": one Newton step sum r / sum h; "mean": the mean residual (a plain gradient
+        step); "exact": the leaf's own loss minimised; "line_search": mean leaves, then one
+        step rho_m for the whole tree minimising the loss.
+    reg_lambda, gamma, min_child_weight : float >= 0, with split="hessian"
+        xgboost's lambda (in the leaf weight and gain), gamma (splits gaining less are pruned)
+        and minimum hessian sum per child.
 
     Returns
     -------
@@ -77,6 +98,19 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     min_samples_split = _int_param("min_samples_split", min_samples_split, 2, 1_000_000_000)
     subsample = _float_param("subsample", subsample, 0.0, 1.0, "(0, 1]")
     random_state = _int_param("random_state", random_state, 0, 2**32 - 1)
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {list(SPLITS)}; got {split!r}.")
+    if leaf not in LEAF_RULES:
+        raise ValueError(f"leaf must be one of {list(LEAF_RULES)}; got {leaf!r}.")
+    reg_lambda = _float_param("reg_lambda", reg_lambda, -1.0, 1e6, "[0, 1e6]", low_inclusive=0.0)
+    gamma = _float_param("gamma", gamma, -1.0, 1e6, "[0, 1e6]", low_inclusive=0.0)
+    min_child_weight = _float_param("min_child_weight", min_child_weight, -1.0, 1e6, "[0, 1e6]",
+                                    low_inclusive=0.0)
+    hessian = split == "hessian"
+    _check_split_options(hessian, loss=loss, max_depth=max_depth, max_leaves=max_leaves,
+                         subsample=subsample, min_samples_leaf=min_samples_leaf,
+                         min_samples_split=min_samples_split, leaf=leaf, reg_lambda=reg_lambda,
+                         gamma=gamma, min_child_weight=min_child_weight)
 
     X = _features("X", X)
     y, classes = _targets("y", y, X.shape[0], code)
@@ -100,20 +134,51 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         seeds[m] = rng.randint(0, 2**31 - 1)
 
     X32 = np.ascontiguousarray(X, dtype=np.float32)
-    f0 = losses.initial_score(code, y)
     with _fits_lock:
         _fits["started"] += 1
-    raw, leaf, in_bag, nodes, offsets = _boost(
-        X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
-        min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32))
+    if hessian:
+        f0 = second_order.initial_margin(y)
+        raw, leaves, nodes, offsets = _boost_second_order(
+            X32, y, f0, learning_rate, n_rounds, max_depth, reg_lambda, gamma, min_child_weight,
+            presort(X32))
+        in_bag = rho = None
+    else:
+        f0 = losses.initial_score(code, y)
+        raw, leaves, in_bag, nodes, offsets, rho = _boost(
+            X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
+            min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
+            LEAF_RULES.index(leaf))
     params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
                   max_depth=None if max_depth == _NO_LIMIT else max_depth,
                   max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
                   min_samples_split=min_samples_split, subsample=subsample,
-                  random_state=random_state)
+                  random_state=random_state, split=split, leaf=leaf, reg_lambda=reg_lambda,
+                  gamma=gamma, min_child_weight=min_child_weight)
     return Trace(params=params, classes=classes, X=X, y=y, X_valid=X_valid, y_valid=y_valid,
-                 f0=f0, raw=raw, leaf=leaf, in_bag=in_bag if subsample < 1.0 else None,
-                 nodes=nodes, offsets=offsets)
+                 f0=f0, raw=raw, leaf=leaves, in_bag=in_bag if subsample < 1.0 else None,
+                 nodes=nodes, offsets=offsets, rho=rho if leaf == "line_search" else None)
+
+
+_DEFAULTS = dict(max_leaves=None, subsample=1.0, min_samples_leaf=1, min_samples_split=2,
+                 leaf="newton", reg_lambda=1.0, gamma=0.0, min_child_weight=1.0)
+
+
+def _check_split_options(hessian, *, loss, max_depth, **options):
+    """Refuse options the chosen split rule would silently ignore."""
+    if hessian:
+        if loss != "log_loss":
+            raise ValueError(f"split='hessian' supports loss='log_loss' only; got {loss!r}.")
+        if max_depth == _NO_LIMIT:
+            raise ValueError("split='hessian' needs a max_depth (xgboost's exact method has "
+                             "no unlimited depth); got None.")
+        ignored = ("max_leaves", "subsample", "min_samples_leaf", "min_samples_split", "leaf")
+    else:
+        ignored = ("reg_lambda", "gamma", "min_child_weight")
+    for name in ignored:
+        if options[name] != _DEFAULTS[name]:
+            raise ValueError(f"{name}={options[name]!r} has no effect with "
+                             f"split={'hessian' if hessian else 'squared_error'!r}; leave it at "
+                             f"{_DEFAULTS[name]!r} or change split.")
 
 
 _fits = {"started": 0}
@@ -136,10 +201,11 @@ def _int_param(name, value, low, high):
     return int(value)
 
 
-def _float_param(name, value, low, high, allowed):
+def _float_param(name, value, low, high, allowed, low_inclusive=None):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number in {allowed}; got {value!r}.")
-    if not (low < value <= high):  # NaN fails this too
+    above = value >= low_inclusive if low_inclusive is not None else value > low
+    if not (above and value <= high):  # NaN fails this too
         raise ValueError(f"{name} must be in {allowed}; got {value}.")
     return float(value)
 
@@ -204,7 +270,7 @@ def _encode_valid(y, n, classes):
 
 @njit(cache=True, nogil=True)
 def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
-           min_samples_split, n_in_bag, uniforms, seeds, order):
+           min_samples_split, n_in_bag, uniforms, seeds, order, leaf_rule):
     n = X.shape[0]
     n_rounds = seeds.shape[0]
     raw = np.empty((n_rounds + 1, n))
@@ -212,6 +278,8 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     leaf = np.full((n_rounds + 1, n), -1, dtype=np.int32)
     bagging = uniforms.shape[0] > 0
     in_bag = np.ones((n_rounds + 1 if bagging else 0, n), dtype=np.bool_)
+    everyone = np.ones(n, dtype=np.bool_)
+    rho = np.ones(n_rounds + 1)
     nodes = np.empty(64 * n_rounds, dtype=NODE)
     offsets = np.zeros(n_rounds + 1, dtype=np.int64)
     r = np.empty(n)
@@ -219,7 +287,6 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     buffer = np.empty(n)
     members = np.empty(n, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
-    everyone = np.empty(0, dtype=np.bool_)
     k = 0
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
@@ -233,21 +300,106 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, tree_order, nodes, k0, max_depth, max_leaves,
-                                       min_samples_split, min_samples_leaf, rng)
+            nodes, k = grow_best_first(X, r, samples, tree_order, nodes, k0, max_depth,
+                                       max_leaves, min_samples_split, min_samples_leaf, rng)
         else:
             nodes, k = grow_depth_first(X, r, samples, tree_order, nodes, k0, max_depth,
                                         min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
         apply(tree, X, leaf[m])
-        if code != SQUARED_ERROR:  # squared error keeps the tree's own means
-            losses.hessian(code, y, r, h)
-            _newton_leaves(tree, leaf[m], in_bag[m] if bagging else everyone, r, h, buffer, members)
-        _sum_up(tree)
+        losses.hessian(code, y, r, h)
+        rho[m] = _set_leaves(tree, leaf[m], in_bag[m] if bagging else everyone, code, y, raw[m - 1],
+                             r, h, buffer, members, leaf_rule)
         for i in range(n):
-            raw[m, i] = raw[m - 1, i] + learning_rate * tree[leaf[m, i]].value
-    return raw, leaf, in_bag, nodes[:k].copy(), offsets
+            raw[m, i] = step(raw[m - 1, i], tree[leaf[m, i]]["value"], learning_rate, False)
+    return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho
+
+
+@njit(cache=True, nogil=True)
+def _set_leaves(tree, leaf_of, in_bag, code, y, raw, r, h, buffer, members, rule):
+    """Give every leaf its value by the leaf rule; record its sums. Returns rho (line search).
+
+    The samples of a leaf are taken in ascending index order and summed pairwise, as
+    numpy sums them for scikit-learn, so the Newton value matches to the last bit.
+    Squared error keeps the tree's own means (its Newton step is exact), as scikit-learn.
+    """
+    n_nodes = tree.shape[0]
+    ones = np.ones_like(raw)
+    start = np.zeros(n_nodes + 1, dtype=np.int64)
+    for i in range(leaf_of.shape[0]):
+        if in_bag[i]:
+            start[leaf_of[i] + 1] += 1
+    for j in range(n_nodes):
+        start[j + 1] += start[j]
+    fill = start[:-1].copy()
+    for i in range(leaf_of.shape[0]):
+        if in_bag[i]:
+            members[fill[leaf_of[i]]] = i
+            fill[leaf_of[i]] += 1
+    for j in range(n_nodes):
+        count = start[j + 1] - start[j]
+        if tree[j]["left"] != LEAF or count == 0:
+            continue
+        mine = members[start[j]:start[j + 1]]
+        for q in range(count):
+            buffer[q] = r[mine[q]]
+        sum_r = losses.pairwise_sum(buffer, count)
+        for q in range(count):
+            buffer[q] = h[mine[q]]
+        sum_h = losses.pairwise_sum(buffer, count)
+        node = tree[j]
+        if code != SQUARED_ERROR:
+            node["sum_r"] = sum_r
+            node["sum_h"] = sum_h
+            if rule == NEWTON:
+                node["value"] = losses.newton_step(sum_r, sum_h, count)
+            elif rule == EXACT:
+                node["value"] = losses.line_minimum(code, y, raw, ones, mine,
+                                                 losses.newton_step(sum_r, sum_h, count))
+            else:
+                node["value"] = sum_r / count
+    _sum_up(tree)
+    if rule != LINE_SEARCH:
+        return 1.0
+    # one step for the whole tree along its mean-residual leaves
+    direction = np.empty_like(raw)
+    for i in range(leaf_of.shape[0]):
+        direction[i] = tree[leaf_of[i]]["value"]
+    rho = losses.line_minimum(code, y, raw, direction, members[:start[n_nodes]], 1.0)
+    for j in range(n_nodes):
+        if tree[j]["left"] == LEAF:
+            tree[j]["value"] *= rho
+    return rho
+
+
+@njit(cache=True, nogil=True)
+def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda, gamma,
+                        min_child_weight, order):
+    """Second-order boosting as xgboost's exact method: float32 margins, tree after tree."""
+    n = X.shape[0]
+    raw = np.empty((n_rounds + 1, n))
+    margin = np.full(n, np.float32(f0), dtype=np.float32)
+    raw[0, :] = margin
+    leaf = np.full((n_rounds + 1, n), -1, dtype=np.int32)
+    nodes = np.empty(2 ** (max_depth + 1) * n_rounds if max_depth < 10 else 64 * n_rounds,
+                     dtype=NODE)
+    offsets = np.zeros(n_rounds + 1, dtype=np.int64)
+    g = np.empty(n, dtype=np.float32)
+    h = np.empty(n, dtype=np.float32)
+    k = 0
+    for m in range(1, n_rounds + 1):
+        second_order.gradients(y, margin, g, h)
+        k0 = k
+        nodes, k = second_order.grow_level_wise(X, order, g, h, nodes, k0, max_depth,
+                                                reg_lambda, min_child_weight, gamma)
+        offsets[m] = k
+        tree = nodes[k0:k]
+        apply(tree, X, leaf[m])
+        for i in range(n):
+            margin[i] = step(margin[i], tree[leaf[m, i]]["value"], learning_rate, True)
+        raw[m, :] = margin
+    return raw, leaf, nodes[:k].copy(), offsets
 
 
 @njit(cache=True, nogil=True)
@@ -262,47 +414,12 @@ def _bag(uniforms, n_in_bag, mask):
 
 
 @njit(cache=True, nogil=True)
-def _newton_leaves(tree, leaf_of, in_bag, r, h, buffer, members):
-    """Set every leaf to mean(r) / mean(h) over its in-bag samples.
-
-    The samples of a leaf are taken in ascending index order and summed pairwise,
-    as numpy sums them for scikit-learn, so the value matches to the last bit.
-    """
-    n_nodes = tree.shape[0]
-    start = np.zeros(n_nodes + 1, dtype=np.int64)
-    bagging = in_bag.shape[0] > 0
-    for i in range(leaf_of.shape[0]):
-        if not bagging or in_bag[i]:
-            start[leaf_of[i] + 1] += 1
-    for j in range(n_nodes):
-        start[j + 1] += start[j]
-    fill = start[:-1].copy()
-    for i in range(leaf_of.shape[0]):
-        if not bagging or in_bag[i]:
-            members[fill[leaf_of[i]]] = i
-            fill[leaf_of[i]] += 1
-    for j in range(n_nodes):
-        count = start[j + 1] - start[j]
-        if tree[j].left != -1 or count == 0:
-            continue
-        for q in range(count):
-            buffer[q] = r[members[start[j] + q]]
-        sum_r = losses.pairwise_sum(buffer, count)
-        for q in range(count):
-            buffer[q] = h[members[start[j] + q]]
-        sum_h = losses.pairwise_sum(buffer, count)
-        tree[j].sum_r = sum_r
-        tree[j].sum_h = sum_h
-        tree[j].value = losses.newton_step(sum_r, sum_h, count)
-
-
-@njit(cache=True, nogil=True)
 def _sum_up(tree):
     """An inner node's sums are its children's (children always follow their parent)."""
     for j in range(tree.shape[0] - 1, -1, -1):
-        if tree[j].left != -1:
-            tree[j].sum_r = tree[tree[j].left].sum_r + tree[tree[j].right].sum_r
-            tree[j].sum_h = tree[tree[j].left].sum_h + tree[tree[j].right].sum_h
+        if tree[j]["left"] != -1:
+            tree[j]["sum_r"] = tree[tree[j]["left"]]["sum_r"] + tree[tree[j]["right"]]["sum_r"]
+            tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]
 
 
 def warmup():
@@ -311,7 +428,13 @@ def warmup():
     X = rng.normal(size=(40, 2))
     y = (X[:, 0] > 0).astype(float)
     for loss in ("log_loss", "exponential"):
-        tr = fit(X, y, loss=loss, n_rounds=2, subsample=0.8, X_valid=X, y_valid=y)
+        for leaf in LEAF_RULES:
+            fit(X, y, loss=loss, n_rounds=2, subsample=0.8, leaf=leaf, X_valid=X, y_valid=y)
         fit(X, y, loss=loss, n_rounds=2, max_leaves=3)
-    tr.staged_decision_function(X)
-    fit(X, X[:, 1], loss="squared_error", n_rounds=2).decision_function(X)
+    trace = fit(X, y, n_rounds=2, split="hessian", gamma=0.1)
+    trace.staged_decision_function(X)
+    trace.staged_decision_grid(X[:, 0], X[:, 1])
+    trace.residual(1)
+    trace = fit(X, X[:, 1], loss="squared_error", n_rounds=2)
+    trace.staged_decision_grid(X[:, 0], X[:, 1])
+    trace.residual(1)

@@ -110,6 +110,13 @@ def mark_routed(ctx: Context | None, error: str | None) -> None:
                                 "only; this takes a few seconds)…")
 def _warm() -> bool:
     warmup()
+    # and what the pages call beyond the fit: the staged grid and the leaf lookup
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
+    grid = appdata.make_grid(tr, resolution=8)
+    appdata.tree_on_grid(tr, 1, grid)
+    appdata.ledger(tr, 0)
     return True
 
 
@@ -375,7 +382,7 @@ def round_bar(ctx: Context) -> int:
         if ss["round"] >= M:
             ss["_playing"] = False
     cols = st.columns([1.6, 1, 1, 6, 1, 1, 1.4], vertical_alignment="center")
-    label = cols[0].empty()
+    label = cols[0].container(key="round_label").empty()
     cols[1].button("", icon=":material/first_page:", key="first", on_click=_go,
                    args=("first",), help="Round 0", shortcut="Home", width="stretch")
     cols[2].button("", icon=":material/chevron_left:", key="prev", on_click=_go,

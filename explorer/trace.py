@@ -11,7 +11,7 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from . import losses
+from . import losses, second_order
 from .tree import LEAF
 
 
@@ -29,10 +29,11 @@ class Trace:
     leaf : (n_rounds + 1, n) int array, the leaf (node id in tree m) of each point; row 0 is -1
     in_bag : (n_rounds + 1, n) bool array, or None without subsampling
     nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
+    rho : (n_rounds + 1,) line-search steps (leaf="line_search"), else None
     """
 
     def __init__(self, *, params, classes, X, y, X_valid, y_valid, f0, raw, leaf, in_bag,
-                 nodes, offsets):
+                 nodes, offsets, rho=None):
         self.params = params
         self.classes = classes
         self.X, self.y = X, y
@@ -44,6 +45,7 @@ class Trace:
         self.in_bag = in_bag
         self.nodes = nodes
         self.offsets = offsets
+        self.rho = rho
         for array in (self.raw, self.leaf, self.nodes, self.offsets):
             array.flags.writeable = False  # one trace is shared by every session
 
@@ -69,6 +71,11 @@ class Trace:
     def _code(self):
         return losses.CODES[self.loss]
 
+    @property
+    def second_order(self):
+        """True for xgboost-style trees: float32 margins, gradients and hessians."""
+        return self.params.get("split") == "hessian"
+
     def tree(self, m):
         """Nodes of tree m (1..n_rounds); node 0 is the root."""
         self._check_round(m, first=1)
@@ -78,16 +85,22 @@ class Trace:
 
     def residual(self, m):
         """Pseudo-residuals -dL/dF at F_m (y - p for log-loss); tree m + 1 is fitted to them."""
-        self._check_round(m)
-        out = np.empty_like(self.y)
-        losses.negative_gradient(self._code, self.y, self.raw[m], out)
-        return out
+        return self._derivatives(m)[0]
 
     def hessian(self, m):
         """Second derivatives at F_m (p (1 - p) for log-loss), as the leaf values use them."""
-        out = np.empty_like(self.y)
-        losses.hessian(self._code, self.y, self.residual(m), out)
-        return out
+        return self._derivatives(m)[1]
+
+    def _derivatives(self, m):
+        self._check_round(m)
+        r, h = np.empty_like(self.y), np.empty_like(self.y)
+        if self.second_order:
+            g32, h32 = np.empty(len(self.y), np.float32), np.empty(len(self.y), np.float32)
+            second_order.gradients(self.y, self.raw[m].astype(np.float32), g32, h32)
+            return -g32.astype(np.float64), h32.astype(np.float64)
+        losses.negative_gradient(self._code, self.y, self.raw[m], r)
+        losses.hessian(self._code, self.y, r, h)
+        return r, h
 
     def proba(self, m):
         """p(class 1) of the training points at round m."""
@@ -130,7 +143,8 @@ class Trace:
         m = self.n_rounds if m is None else m
         self._check_round(m)
         out = np.full(len(X), self.f0)
-        _add_trees(self.nodes, self.offsets, self.learning_rate, self._float32(X), 1, m + 1, out)
+        _add_trees(self.nodes, self.offsets, self.learning_rate, self.second_order,
+                   self._float32(X), 1, m + 1, out)
         return out
 
     def staged_decision_function(self, X):
@@ -138,7 +152,7 @@ class Trace:
         X32 = self._float32(X)
         out = np.empty((self.n_rounds + 1, len(X32)))
         out[0] = self.f0
-        _staged(self.nodes, self.offsets, self.learning_rate, X32, out)
+        _staged(self.nodes, self.offsets, self.learning_rate, self.second_order, X32, out)
         return out
 
     def staged_decision_grid(self, xs, ys):
@@ -152,7 +166,8 @@ class Trace:
         xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
         out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)))
         out[0] = self.f0
-        _staged_grid(self.nodes, self.offsets, self.learning_rate, xs32, ys32, out)
+        _staged_grid(self.nodes, self.offsets, self.learning_rate, self.second_order, xs32, ys32,
+                     out)
         return out
 
     def predict_proba(self, X, m=None):
@@ -216,19 +231,27 @@ def _float32(values):
 
 
 @njit(cache=True, nogil=True)
-def _add_trees(nodes, offsets, learning_rate, X, first, stop, out):
-    """out += nu * tree_m(X) for m in first..stop-1, tree after tree as scikit-learn adds them."""
+def step(F, value, learning_rate, single):
+    """F_m = F_(m-1) + nu * gamma, in float64 as scikit-learn, or in float32 as xgboost."""
+    if single:
+        return np.float32(F) + np.float32(value) * np.float32(learning_rate)
+    return F + learning_rate * value
+
+
+@njit(cache=True, nogil=True)
+def _add_trees(nodes, offsets, learning_rate, single, X, first, stop, out):
+    """out += nu * tree_m(X) for m in first..stop-1, tree after tree as the references add them."""
     for m in range(first, stop):
         tree = nodes[offsets[m - 1]:offsets[m]]
         for i in range(X.shape[0]):
             k = 0
-            while tree[k].left != LEAF:
-                k = tree[k].left if X[i, tree[k].feature] <= tree[k].threshold else tree[k].right
-            out[i] = out[i] + learning_rate * tree[k].value
+            while tree[k]["left"] != LEAF:
+                k = tree[k]["left"] if X[i, tree[k]["feature"]] <= tree[k]["threshold"] else tree[k]["right"]
+            out[i] = step(out[i], tree[k]["value"], learning_rate, single)
 
 
 @njit(cache=True, nogil=True)
-def _staged_grid(nodes, offsets, learning_rate, xs, ys, out):
+def _staged_grid(nodes, offsets, learning_rate, single, xs, ys, out):
     """Fill out[m] = out[m-1] + nu * tree_m on the grid xs x ys, tree by tree.
 
     A tree's leaf at (x, y) depends only on which side of each of its thresholds x
@@ -239,8 +262,8 @@ def _staged_grid(nodes, offsets, learning_rate, xs, ys, out):
     ycell = np.empty(ys.shape[0], dtype=np.int64)
     for m in range(1, out.shape[0]):
         tree = nodes[offsets[m - 1]:offsets[m]]
-        cuts_x = np.unique(tree.threshold[tree.feature == 0])
-        cuts_y = np.unique(tree.threshold[tree.feature == 1])
+        cuts_x = np.unique(tree["threshold"][tree["feature"] == 0])
+        cuts_y = np.unique(tree["threshold"][tree["feature"] == 1])
         for j in range(xs.shape[0]):  # cell c: the first c cuts lie below x
             xcell[j] = np.searchsorted(cuts_x, np.float64(xs[j]), side="left")
         for i in range(ys.shape[0]):
@@ -249,22 +272,22 @@ def _staged_grid(nodes, offsets, learning_rate, xs, ys, out):
         for cy in range(table.shape[0]):
             for cx in range(table.shape[1]):
                 k = 0
-                while tree[k].left != LEAF:
-                    if tree[k].feature == 0:
-                        left = np.searchsorted(cuts_x, tree[k].threshold) >= cx
+                while tree[k]["left"] != LEAF:
+                    if tree[k]["feature"] == 0:
+                        left = np.searchsorted(cuts_x, tree[k]["threshold"]) >= cx
                     else:
-                        left = np.searchsorted(cuts_y, tree[k].threshold) >= cy
-                    k = tree[k].left if left else tree[k].right
-                table[cy, cx] = learning_rate * tree[k].value
+                        left = np.searchsorted(cuts_y, tree[k]["threshold"]) >= cy
+                    k = tree[k]["left"] if left else tree[k]["right"]
+                table[cy, cx] = tree[k]["value"]
         for i in range(ys.shape[0]):
             row = table[ycell[i]]
             for j in range(xs.shape[0]):
-                out[m, i, j] = out[m - 1, i, j] + row[xcell[j]]
+                out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
 
 
 @njit(cache=True, nogil=True)
-def _staged(nodes, offsets, learning_rate, X, out):
+def _staged(nodes, offsets, learning_rate, single, X, out):
     for m in range(1, out.shape[0]):
         out[m] = out[m - 1]
-        _add_trees(nodes, offsets, learning_rate, X, m, m + 1, out[m])
+        _add_trees(nodes, offsets, learning_rate, single, X, m, m + 1, out[m])
 

@@ -362,30 +362,30 @@ def _add_node(nodes, k, parent, is_left, depth, n, impurity, total):
         grown[:k] = nodes[:k]
         nodes = grown
     node = nodes[k]
-    node.feature = UNDEFINED
-    node.threshold = -2.0
-    node.left = LEAF
-    node.right = LEAF
-    node.n = n
-    node.depth = depth
-    node.impurity = impurity
-    node.improvement = 0.0
-    node.sum_r = total
-    node.sum_h = float(n)
-    node.value = total / float(n)
+    node["feature"] = UNDEFINED
+    node["threshold"] = -2.0
+    node["left"] = LEAF
+    node["right"] = LEAF
+    node["n"] = n
+    node["depth"] = depth
+    node["impurity"] = impurity
+    node["improvement"] = 0.0
+    node["sum_r"] = total
+    node["sum_h"] = float(n)
+    node["value"] = total / n if n > 0 else 0.0
     if parent >= 0:
         if is_left:
-            nodes[parent].left = k
+            nodes[parent]["left"] = k
         else:
-            nodes[parent].right = k
+            nodes[parent]["right"] = k
     return nodes
 
 
 @njit(cache=True, nogil=True)
 def _set_split(node, feature, threshold, improvement):
-    node.feature = feature
-    node.threshold = threshold
-    node.improvement = improvement
+    node["feature"] = feature
+    node["threshold"] = threshold
+    node["improvement"] = improvement
 
 
 @njit(cache=True, nogil=True)
@@ -453,9 +453,9 @@ def _push(stack, stack_impurity, top, start, end, depth, parent, is_left, n_cons
 def _localise(nodes, k0, k):
     """Child links were written as global rows; store them relative to the tree's root."""
     for j in range(k0, k):
-        if nodes[j].left != LEAF:
-            nodes[j].left -= k0
-            nodes[j].right -= k0
+        if nodes[j]["left"] != LEAF:
+            nodes[j]["left"] -= k0
+            nodes[j]["right"] -= k0
 
 
 # The C++ standard library's binary heap (libstdc++ push_heap / pop_heap),
@@ -593,9 +593,9 @@ def apply(nodes, X, out):
     """Leaf (node id within the tree) of each row of float32 X."""
     for i in range(X.shape[0]):
         k = 0
-        while nodes[k].left != LEAF:
-            if X[i, nodes[k].feature] <= nodes[k].threshold:
-                k = nodes[k].left
+        while nodes[k]["left"] != LEAF:
+            if X[i, nodes[k]["feature"]] <= nodes[k]["threshold"]:
+                k = nodes[k]["left"]
             else:
-                k = nodes[k].right
+                k = nodes[k]["right"]
         out[i] = k

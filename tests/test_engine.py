@@ -280,20 +280,26 @@ def test_bad_round_and_prediction_input():
     subsample=st.floats(0.05, 1.0),
     scale=st.sampled_from([1e-30, 1e-3, 1.0, 1e6, 1e30]),
     levels=st.integers(0, 3),
+    variant=st.sampled_from(["newton", "mean", "exact", "line_search", "hessian"]),
 )
 def test_random_problems_give_finite_well_shaped_traces(n, d, seed, loss, n_rounds, learning_rate,
                                                         max_depth, max_leaves, min_samples_leaf,
-                                                        subsample, scale, levels):
+                                                        subsample, scale, levels, variant):
     rng = np.random.RandomState(seed)
     X = rng.normal(size=(n, d)) * scale
     if levels:
         X = np.round(X / scale * levels) * scale  # ties
     y = rng.normal(size=n) * scale if loss == "squared_error" else rng.randint(0, 2, n)
+    if variant == "hessian":
+        loss, max_leaves, min_samples_leaf, subsample = "log_loss", None, 1, 1.0
+        y = rng.randint(0, 2, n)
+        options = dict(split="hessian", max_depth=max_depth or 6, reg_lambda=scale % 3)
+    else:
+        options = dict(leaf=variant, max_depth=max_depth)
     try:
         trace = explorer.fit(X, y, loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
-                             max_depth=max_depth, max_leaves=max_leaves,
-                             min_samples_leaf=min_samples_leaf, subsample=subsample,
-                             random_state=seed)
+                             max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
+                             subsample=subsample, random_state=seed, **options)
     except ValueError:
         assert loss != "squared_error" and len(np.unique(y)) < 2
         return
@@ -315,8 +321,8 @@ def test_random_problems_give_finite_well_shaped_traces(n, d, seed, loss, n_roun
         assert leaves.sum() >= 1
         if max_leaves is not None:
             assert leaves.sum() <= max_leaves
-        if max_depth is not None:
-            assert tree["depth"].max() <= max_depth
+        if options["max_depth"] is not None:
+            assert tree["depth"].max() <= options["max_depth"]
         assert set(np.unique(trace.leaf[m])) <= set(np.flatnonzero(leaves))
 
 
