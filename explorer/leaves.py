@@ -1,0 +1,72 @@
+"""The mathematics of one leaf: its loss as a function of the step, and the steps.
+
+For a leaf R of tree m with samples i (in-bag), F_i = F_(m-1)(x_i):
+
+    L_R(gamma) = sum_i L(y_i, F_i + gamma)
+    Taylor at 0: L_R(0) - gamma sum r_i + gamma^2 / 2 sum h_i     (r = -g, the residuals)
+    one Newton step: gamma_1 = sum r / sum h                    (scikit-learn's leaf)
+    exact minimiser: the root of sum_i r_i(F_i + gamma) = 0    (Newton's method iterated)
+
+and, for the log-loss, the same numbers in the +-1 form: r = y/(1 + e^(yF)),
+|r|(1 - |r|) = p(1 - p). These are what the app's leaf view shows.
+"""
+
+import numpy as np
+
+from . import losses
+
+
+def members(trace, m, node):
+    """Boolean mask of the in-bag training samples that pass through ``node`` of tree m."""
+    tree = trace.tree(m)
+    parent = np.full(len(tree), -1)
+    for k in np.flatnonzero(tree["left"] >= 0):
+        parent[tree["left"][k]] = parent[tree["right"][k]] = k
+    path = [node]
+    while parent[path[-1]] >= 0:
+        path.append(parent[path[-1]])
+    mask = np.ones(len(trace.y), dtype=bool) if trace.in_bag is None else trace.in_bag[m].copy()
+    X32 = trace.X.astype(np.float32)
+    for above, below in zip(path[::-1], path[-2::-1]):
+        left = X32[:, tree["feature"][above]] <= tree["threshold"][above]
+        mask &= left if below == tree["left"][above] else ~left
+    return mask
+
+
+def leaf_story(trace, m, node, n_points=201):
+    """Every number of the leaf view, and the curves to draw.
+
+    Returns a dict with: n, pure (one class only: no finite minimiser), sum_r, sum_h, newton (one step), exact (the minimiser),
+    gap (exact - newton), value (the leaf's recorded value), update (nu * value),
+    gammas, loss (L_R on gammas), taylor (its quadratic at 0), loss_at_0, and for
+    classification the +-1 form: sum_r_pm (sum of y/(1 + e^(yF))), sum_h_pm
+    (sum |r|(1 - |r|)).
+    """
+    inside = members(trace, m, node)
+    F, y = trace.raw[m - 1][inside], trace.y[inside]
+    r, h = trace.residual(m - 1)[inside], trace.hessian(m - 1)[inside]
+    code = losses.CODES[trace.loss]
+    sum_r, sum_h = float(r.sum()), float(h.sum())
+    newton = float(losses.newton_step(sum_r, sum_h, max(len(r), 1)))
+    exact = float(losses.line_minimum(code, y, F, np.ones_like(F), np.arange(len(y)), newton))
+    value = float(trace.tree(m)["value"][node])
+    # a pure leaf's loss keeps falling as gamma grows: its minimiser is at infinity
+    pure = trace.is_classifier and y.min() == y.max()
+    reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
+    gammas = np.linspace(-reach, reach, n_points)
+    loss = np.array([_total_loss(code, y, F + g) for g in gammas])
+    loss_at_0 = _total_loss(code, y, F)
+    story = dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton, exact=exact,
+                 gap=exact - newton, value=value, update=trace.learning_rate * value,
+                 gammas=gammas, loss=loss, loss_at_0=loss_at_0,
+                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h)
+    if trace.is_classifier and trace.loss == "log_loss":
+        y_pm = 2.0 * y - 1.0
+        r_pm = y_pm / (1.0 + np.exp(np.minimum(y_pm * F, 700.0)))
+        story.update(sum_r_pm=float(r_pm.sum()),
+                     sum_h_pm=float((np.abs(r_pm) * (1.0 - np.abs(r_pm))).sum()))
+    return story
+
+
+def _total_loss(code, y, F):
+    return float(losses.mean_loss(code, y, F)) * len(y)

@@ -1,0 +1,54 @@
+"""The split scan: how good every threshold of every feature would have been at a node.
+
+At a node of tree m, with residuals r and hessians h of its samples at F_(m-1):
+
+    squared error (scikit-learn):  reduction of sum (r - mean)^2
+        = S_L^2 / n_L + S_R^2 / n_R - S^2 / n                     (S = sum r)
+    second order (XGBoost-style):  1/2 [G_L^2/(H_L + lambda) + G_R^2/(H_R + lambda)
+                                        - G^2/(H + lambda)] - gamma     (G = -S, H = sum h)
+
+Candidates lie between consecutive distinct values (float32, as the trees compare
+them); the threshold is their midpoint. The app plots both gains against the
+threshold and marks the split the tree chose.
+"""
+
+import numpy as np
+
+from .leaves import members
+
+
+def scan(trace, m, node, reg_lambda=None, gamma=None, min_samples_leaf=None):
+    """Gains of every candidate split at ``node`` of tree m, per feature.
+
+    Returns a list with one dict per feature: thresholds, squared_error (reduction of
+    the sum of squares), hessian (second-order gain), and, for the node's own feature,
+    chosen (its threshold). reg_lambda and gamma default to the fit's (1 and 0 when the
+    fit used squared-error splits); min_samples_leaf to the fit's.
+    """
+    params = trace.params
+    lam = params.get("reg_lambda", 1.0) if reg_lambda is None else reg_lambda
+    gam = params.get("gamma", 0.0) if gamma is None else gamma
+    msl = params["min_samples_leaf"] if min_samples_leaf is None else min_samples_leaf
+    inside = members(trace, m, node)
+    r, h = trace.residual(m - 1)[inside], trace.hessian(m - 1)[inside]
+    X32 = trace.X[inside].astype(np.float32)
+    tree = trace.tree(m)
+    S, H, n = r.sum(), h.sum(), len(r)
+    result = []
+    for f in range(X32.shape[1]):
+        order = np.argsort(X32[:, f], kind="stable")
+        x = X32[order, f]
+        S_left, H_left = np.cumsum(r[order])[:-1], np.cumsum(h[order])[:-1]
+        n_left = np.arange(1, n)
+        # a cut after position p needs x[p+1] > x[p] + 1e-7 (in float32) and leaves big enough
+        ok = (x[1:] > x[:-1] + np.float32(1e-7)) & (n_left >= msl) & (n - n_left >= msl)
+        S_left, H_left, n_left = S_left[ok], H_left[ok], n_left[ok]
+        S_right, H_right = S - S_left, H - H_left
+        thresholds = x[:-1][ok].astype(np.float64) / 2 + x[1:][ok].astype(np.float64) / 2
+        squared = S_left**2 / n_left + S_right**2 / (n - n_left) - S**2 / n
+        hessian = 0.5 * (S_left**2 / (H_left + lam) + S_right**2 / (H_right + lam)
+                         - S**2 / (H + lam)) - gam
+        chosen = float(tree["threshold"][node]) if tree["feature"][node] == f else None
+        result.append(dict(feature=f, thresholds=thresholds, squared_error=squared,
+                           hessian=hessian, chosen=chosen))
+    return result
