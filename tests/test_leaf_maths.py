@@ -54,3 +54,24 @@ def test_split_scan_peaks_at_the_chosen_split(split):
         if split == "squared_error":  # the scan's reduction is the recorded improvement, rescaled
             n_root = tree["n"][0]
             assert at_choice / n_root == pytest.approx(tree["improvement"][node], rel=1e-6)
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"loss": "exponential", "subsample": 0.7}, {"max_leaves": 5},
+    {"split": "hessian", "reg_lambda": 0.5}, {"loss": "squared_error"},
+])
+def test_agreement_panel_reports_zero_difference(options):
+    from explorer.agreement import agreement
+
+    target = X[:, 1] if options.get("loss") == "squared_error" else Y
+    trace = explorer.fit(X, target, n_rounds=8, **options)
+    report = agreement(trace)
+    assert report["train"] <= 1e-9 and report["grid"] <= 1e-9
+    assert report["reference"] == ("xgboost (exact)" if "split" in options else "scikit-learn")
+
+
+def test_agreement_refuses_rules_the_reference_lacks():
+    from explorer.agreement import ReferenceUnavailable, agreement
+
+    with pytest.raises(ReferenceUnavailable, match="leaf"):
+        agreement(explorer.fit(X, Y, n_rounds=2, leaf="mean"))
