@@ -1,0 +1,710 @@
+"""Exports for slides: a print template, storyboards, animations, images and file names.
+
+Everything here starts from the figures of :mod:`explorer.figures`: a storyboard
+lays several rounds of one view out in a grid, an animation turns the rounds
+into plotly frames, and :func:`to_image` renders any figure to PNG or SVG with
+kaleido and Debian's Chromium. No Streamlit here; the Slides page
+(``pages/slides.py``) and the command line (``python -m explorer export``) call
+these functions.
+
+Images: one Chromium is kept open (kaleido on its own event loop thread),
+because launching it costs about 2 s an image and a rendering by the open one
+about 0.2 s. Kaleido's own shared server mixes up the results of concurrent
+callers, so every rendering here goes through one lock: callers wait, and each
+gets its own image.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import atexit
+import concurrent.futures
+import html
+import math
+import os
+import re
+import textwrap
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.colors import sample_colorscale
+
+from . import appdata, figures
+
+__all__ = [
+    "ExportError",
+    "FORMATS",
+    "MIN_WIDTH",
+    "PRINT_TEMPLATE",
+    "VIEWS",
+    "animation",
+    "animation_html",
+    "animation_rounds",
+    "export_name",
+    "find_browser",
+    "for_export",
+    "parse_rounds",
+    "shutdown",
+    "storyboard",
+    "storyboard_rounds",
+    "to_image",
+    "view_figure",
+]
+
+# name -> (figures function, what a storyboard's title calls it)
+VIEWS = {
+    "model": (figures.probability_map, "The model p(class 1)"),
+    "residuals": (figures.residual_map, "The residuals"),
+    "tree": (figures.tree_regions, "Tree m on the plane"),
+}
+FORMATS = ("png", "svg", "html")
+MIN_WIDTH = 1920  # pixels: a full-HD slide
+PLANE_SIZE = (860, 680)  # layout size of one view exported on its own (as on a wide screen)
+PANEL = 430  # layout size of one storyboard panel
+ANIMATION_FRAMES = 50  # at most, so that an animation file stays near 10 MB
+NO_BROWSER = "no Chromium found: install Debian's chromium (apt-get install chromium)"
+OPEN_TIMEOUT = 60.0  # seconds to start Chromium
+RENDER_TIMEOUT = 60.0  # seconds to render one image
+
+
+class ExportError(RuntimeError):
+    """An image could not be made (no browser, or the browser failed); the message says why."""
+
+
+# --- the print template ------------------------------------------------------------
+
+# The screen's template (figures.TEMPLATE, which the app shows with theme=None) with
+# what print and projectors need on top: opaque white everywhere and axis lines and
+# ticks dark enough to survive a washed-out projector. Figures set their fonts and
+# colours themselves, so a file looks like the screen.
+_PRINT_AXIS = dict(linecolor="#8c95a1", tickcolor="#8c95a1", tickfont=dict(color=figures.INK))
+PRINT_TEMPLATE = go.layout.Template(figures.TEMPLATE)
+PRINT_TEMPLATE.layout.update(
+    paper_bgcolor="white", plot_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
+    legend=dict(bgcolor="white"), font=dict(family=figures.FONT_FAMILY, color=figures.INK))
+
+
+def for_export(fig: go.Figure, size: tuple[int, int] | None = None) -> go.Figure:
+    """A copy of ``fig`` ready for a file: the print template, vector points, a fixed size.
+
+    ``scattergl`` traces become ``scatter``: WebGL points would be pasted into an
+    SVG as a bitmap, and they render four times slower in headless Chromium.
+    Frames are converted too.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    size : (width, height), optional
+        Layout size in CSS pixels; by default the figure's own.
+    """
+    spec = fig.to_plotly_json()
+    for trace in spec["data"] + [t for f in spec.get("frames", []) for t in f.get("data", [])]:
+        if trace.get("type") == "scattergl":
+            trace["type"] = "scatter"
+    layout = spec["layout"]
+    layout["template"] = PRINT_TEMPLATE
+    if size is not None:
+        layout["width"], layout["height"] = size
+    return go.Figure(spec)
+
+
+# --- one view at one round ---------------------------------------------------------
+
+
+def _check_view(view: str) -> None:
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}.")
+
+
+def _draw(trace, view, m, grid, feature_names, classes, height=PLANE_SIZE[1]):
+    _check_view(view)
+    draw = VIEWS[view][0]
+    options = dict(feature_names=feature_names, height=height)
+    if view != "residuals":  # the residual map has no classes to name
+        options["classes"] = classes
+    return draw(trace, m, grid, **options)
+
+
+def view_figure(trace, view: str, m: int, grid: appdata.Grid | None = None, *,
+                feature_names=("x1", "x2"), classes=None) -> go.Figure:
+    """One view at round m, as exported on its own (print template, fixed size).
+
+    Parameters
+    ----------
+    trace : explorer.Trace
+    view : {"model", "residuals", "tree"}
+    m : int
+        The round, 0..trace.n_rounds.
+    grid : appdata.Grid, optional
+        The grid predictions (made from the trace when not given).
+    feature_names, classes
+        As in :mod:`explorer.figures`.
+    """
+    check_rounds(trace, [m])
+    grid = grid if grid is not None else appdata.make_grid(trace)
+    return for_export(_draw(trace, view, m, grid, feature_names, classes), PLANE_SIZE)
+
+
+# --- rounds --------------------------------------------------------------------------
+
+
+def check_rounds(trace, rounds) -> list[int]:
+    """The rounds as a list of ints, or a ValueError naming the first one out of 0..M."""
+    rounds = [int(m) for m in rounds]
+    if not rounds:
+        raise ValueError("Give at least one round.")
+    for m in rounds:
+        if not 0 <= m <= trace.n_rounds:
+            raise ValueError(f"Round {m} is not in 0..{trace.n_rounds} (the fit has "
+                             f"{trace.n_rounds} rounds).")
+    return rounds
+
+
+def parse_rounds(text: str, n_rounds: int | None = None) -> list[int]:
+    """Rounds from text such as "0, 1, 2, 5, 10, 50" (duplicates dropped, order kept).
+
+    Raises
+    ------
+    ValueError
+        For anything but non-negative integers, or a round beyond ``n_rounds``.
+    """
+    rounds = []
+    for part in re.split(r"[\s,;]+", str(text).strip()):
+        if not part:
+            continue
+        if not part.isdigit():
+            raise ValueError(f"Rounds are whole numbers separated by commas, such as "
+                             f"0,1,2,5,10,50; {part!r} is not one.")
+        m = int(part)
+        if n_rounds is not None and m > n_rounds:
+            raise ValueError(f"Round {m} is beyond the last round, {n_rounds}.")
+        if m not in rounds:
+            rounds.append(m)
+    if not rounds:
+        raise ValueError("Give at least one round, such as 0,1,2,5,10,50.")
+    return rounds
+
+
+def storyboard_rounds(n_rounds: int) -> list[int]:
+    """A good first storyboard: 0, 1, 2, 5, 10, 50 as far as the fit goes, ending at M
+    when fewer than six fit in."""
+    rounds = [m for m in (0, 1, 2, 5, 10, 50) if m <= n_rounds]
+    if len(rounds) < 6 and rounds[-1] < n_rounds:
+        rounds.append(n_rounds)
+    return rounds
+
+
+def animation_rounds(n_rounds: int, frames: int = ANIMATION_FRAMES) -> list[int]:
+    """Every round when there are at most ``frames``; otherwise the first ten and
+    evenly spaced ones after them (boosting changes most in its first rounds)."""
+    if n_rounds + 1 <= frames:
+        return list(range(n_rounds + 1))
+    later = np.linspace(10, n_rounds, frames - 10).round().astype(int)
+    return sorted(set(range(10)) | set(int(m) for m in later))
+
+
+# --- storyboard ----------------------------------------------------------------------
+
+
+def _axis_name(k: int, letter: str) -> str:
+    return letter if k == 0 else f"{letter}{k + 1}"
+
+
+def _color_spec(trace: dict):
+    """(holder, lo, hi) of a trace coloured by a scale: the trace or its marker."""
+    for holder, lo, hi in ((trace, "zmin", "zmax"), (trace.get("marker") or {}, "cmin", "cmax")):
+        if "colorscale" in holder:
+            return holder, holder.get(lo), holder.get(hi)
+    return None, None, None
+
+
+def _share_colours(panels: list[dict]) -> dict:
+    """Move every colour scale of the panels onto one coloraxis with their common range.
+
+    Returns the layout's coloraxis (None when no panel has a scale). The leaf boxes
+    of tree views are shapes filled by the value of their leaf; they are refilled on
+    the common range so that one colour means one value in every panel.
+    """
+    found = []
+    for panel in panels:
+        for trace in panel["data"]:
+            holder, lo, hi = _color_spec(trace)
+            if holder is not None:
+                found.append((panel, trace, holder, lo, hi))
+    if not found:
+        return None
+    lo = min(float(f[3]) for f in found if f[3] is not None)
+    hi = max(float(f[4]) for f in found if f[4] is not None)
+    scale = found[0][2]["colorscale"]
+    axis = dict(colorscale=scale, cmin=lo, cmax=hi,
+                colorbar=dict(found[0][2].get("colorbar") or {}, len=0.6))
+    for panel, trace, holder, _, _ in found:
+        for key in ("colorscale", "colorbar", "zmin", "zmax", "zmid", "cmin", "cmax",
+                    "cmid", "showscale", "zauto", "cauto"):
+            holder.pop(key, None)
+        holder["coloraxis"] = "coloraxis"
+        if trace.get("name") == "leaf value γ":  # the tree view's leaf labels
+            boxes = [s for s in panel["layout"].get("shapes", [])
+                     if s.get("type") == "rect" and s.get("layer") == "below"]
+            values = np.asarray(holder.get("color", []), dtype=float)
+            where = np.clip((values - lo) / max(hi - lo, 1e-300), 0.0, 1.0)
+            for box, w in zip(boxes, where):
+                box["fillcolor"] = sample_colorscale(scale, [float(w)])[0]
+    return axis
+
+
+def _panel_axes(panel: dict, k: int, domain_x, domain_y, bottom: bool, left: bool) -> dict:
+    """Axes of panel k: the view's own ranges and titles, placed in its cell."""
+    xa, ya = _axis_name(k, "x"), _axis_name(k, "y")
+    keep = ("range", "title", "showgrid", "zeroline", "constrain", "visible",
+            "showticklabels", "scaleratio")
+    axes = {}
+    for letter, name, other, domain, outer in (("x", xa, ya, domain_x, bottom),
+                                               ("y", ya, xa, domain_y, left)):
+        source = panel["layout"].get(f"{letter}axis", {})
+        axis = {key: source[key] for key in keep if key in source}
+        axis.update(anchor=other, domain=domain)
+        if letter == "y" and "scaleanchor" in source:
+            axis["scaleanchor"] = xa
+        if not outer:  # ranges are the same in every panel: label the outer ones only
+            axis.update(title=dict(text=""), showticklabels=False)
+        axes[f"{letter}axis{'' if k == 0 else k + 1}"] = axis
+    return axes
+
+
+def _place(item: dict, k: int, domain_x, domain_y) -> dict:
+    """A shape or annotation of panel k moved onto its axes (paper positions into its cell).
+
+    A message written across a whole figure (such as "Round 0 has no tree") is
+    wrapped to fit the narrower panel.
+    """
+    item = dict(item)
+    for letter, domain in (("x", domain_x), ("y", domain_y)):
+        ref = item.get(f"{letter}ref", letter)
+        if ref == "paper":
+            for key in (letter, f"{letter}0", f"{letter}1"):
+                if key in item:
+                    item[key] = domain[0] + float(item[key]) * (domain[1] - domain[0])
+        elif ref == letter:
+            item[f"{letter}ref"] = _axis_name(k, letter)
+    if item.get("xref") == "paper" and "text" in item:
+        item["text"] = "<br>".join(textwrap.wrap(item["text"], 32))
+    return item
+
+
+def _params_line(trace) -> str:
+    p = trace.params
+    parts = [str(p["loss"]).replace("_", "-"), f"M = {p['n_rounds']}",
+             f"ν = {p['learning_rate']:g}", f"depth ≤ {p['max_depth']}"]
+    if p.get("max_leaves"):
+        parts.append(f"≤ {p['max_leaves']} leaves")
+    if p.get("subsample", 1.0) < 1:
+        parts.append(f"subsample {p['subsample']:g}")
+    return ", ".join(parts)
+
+
+def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | None = None, *,
+               feature_names=("x1", "x2"), classes=None, title: str | None = None,
+               data_label: str | None = None) -> go.Figure:
+    """One view at several rounds in a grid of panels, with one shared colour scale.
+
+    Parameters
+    ----------
+    trace : explorer.Trace
+    view : {"model", "residuals", "tree"}
+    rounds : sequence of int
+        The rounds, each in 0..trace.n_rounds, one panel each, in this order.
+    grid : appdata.Grid, optional
+        The grid predictions (made from the trace when not given).
+    feature_names, classes
+        As in :mod:`explorer.figures`.
+    title : str, optional
+        The storyboard's title; by default the view and the rounds.
+    data_label : str, optional
+        Shown with the fit's parameters under the title (e.g. "moons, 320 points").
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Panel i is titled "round m" and drawn on axes x{i+1}/y{i+1}; every coloured
+        trace uses ``layout.coloraxis`` (one range, one colour bar). Legend entries
+        come from the first panel only.
+    """
+    _check_view(view)
+    rounds = check_rounds(trace, rounds)
+    grid = grid if grid is not None else appdata.make_grid(trace)
+    panels = [_draw(trace, view, m, grid, feature_names, classes).to_plotly_json()
+              for m in rounds]
+    coloraxis = _share_colours(panels)
+
+    n = len(panels)
+    cols = n if n <= 3 else math.ceil(math.sqrt(n))
+    rows = math.ceil(n / cols)
+    gap_x, gap_y = 0.04, 0.12 / rows
+    cell_w, cell_h = (1 - gap_x * (cols - 1)) / cols, (1 - gap_y * (rows - 1)) / rows
+    data, layout_axes, shapes, notes = [], {}, [], []
+    for k, (m, panel) in enumerate(zip(rounds, panels)):
+        r, c = divmod(k, cols)
+        dx = [c * (cell_w + gap_x), c * (cell_w + gap_x) + cell_w]
+        top = 1 - r * (cell_h + gap_y)
+        dy = [top - cell_h, top]
+        for t in panel["data"]:
+            t.update(xaxis=_axis_name(k, "x"), yaxis=_axis_name(k, "y"))
+            if k > 0:
+                t["showlegend"] = False
+            data.append(t)
+        layout_axes.update(_panel_axes(panel, k, dx, dy, bottom=k + cols >= n, left=c == 0))
+        shapes += [_place(s, k, dx, dy) for s in panel["layout"].get("shapes", [])]
+        notes += [_place(a, k, dx, dy) for a in panel["layout"].get("annotations", [])]
+        notes.append(dict(text=f"round {m}", x=sum(dx) / 2, y=top, xref="paper", yref="paper",
+                          xanchor="center", yanchor="bottom", showarrow=False,
+                          font=dict(size=18, color=figures.INK)))
+    label = VIEWS[view][1]
+    title = title or f"{label} at rounds {', '.join(map(str, rounds))}"
+    subtitle = _params_line(trace) if data_label is None else f"{data_label} · {_params_line(trace)}"
+    margin = dict(l=70, r=20, t=130, b=110)
+    height = rows * PANEL + margin["t"] + margin["b"]
+    layout = dict(
+        template=PRINT_TEMPLATE, font=figures.FONT,
+        title=dict(text=html.escape(title), x=0.0, xref="paper", xanchor="left",
+                   font=dict(size=22), subtitle=dict(text=html.escape(subtitle),
+                                                     font=dict(size=15, color=figures.MUTED))),
+        width=cols * PANEL + 150, height=height, margin=margin, shapes=shapes,
+        annotations=notes, **layout_axes,
+        # below the x-axis titles: 70 px under the panels, whatever the number of rows
+        legend=dict(orientation="h", x=0.0, yanchor="top",
+                    y=-70 / (height - margin["t"] - margin["b"])))
+    if coloraxis is not None:
+        layout["coloraxis"] = coloraxis
+    return for_export(go.Figure(data=data, layout=layout))
+
+
+# --- animation -----------------------------------------------------------------------
+
+
+def animation(trace, view: str, rounds: Sequence[int] | None = None,
+              grid: appdata.Grid | None = None, *, feature_names=("x1", "x2"), classes=None,
+              frame_ms: int = 500) -> go.Figure:
+    """The rounds of a fit as plotly frames, with a slider and a play button.
+
+    Parameters
+    ----------
+    trace : explorer.Trace
+    view : {"model", "residuals", "tree"}
+    rounds : sequence of int, optional
+        One frame each; by default :func:`animation_rounds`. The tree view has no
+        tree at round 0, so round 0 is left out of its frames.
+    grid : appdata.Grid, optional
+    feature_names, classes
+        As in :mod:`explorer.figures`.
+    frame_ms : int
+        Time each frame is shown while playing.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Showing the first round, with one frame (named by its round) per round.
+    """
+    _check_view(view)
+    rounds = check_rounds(trace, animation_rounds(trace.n_rounds) if rounds is None else rounds)
+    if view == "tree":
+        rounds = [m for m in rounds if m > 0] or [1]
+    grid = grid if grid is not None else appdata.make_grid(trace)
+    specs = [_draw(trace, view, m, grid, feature_names, classes).to_plotly_json()
+             for m in rounds]
+    # A frame replaces the title, and the shapes and labels (the tree view's leaves).
+    frames = [dict(name=str(m), data=data,
+                   layout=dict(title=s["layout"]["title"], shapes=s["layout"].get("shapes", []),
+                               annotations=s["layout"].get("annotations", [])))
+              for m, s, data in zip(rounds, specs, _frame_data([s["data"] for s in specs]))]
+
+    def go_to(names, duration):
+        # redraw: heatmaps, contours and shapes do not tween; each frame is drawn whole
+        return dict(mode="immediate", fromcurrent=True, transition=dict(duration=0),
+                    frame=dict(duration=duration, redraw=True))
+
+    layout = dict(specs[0]["layout"])
+    layout.update(
+        height=PLANE_SIZE[1] + 110, width=PLANE_SIZE[0],
+        margin=dict(l=10, r=10, t=56, b=150),
+        legend=dict(orientation="h", x=0.0, y=-0.13, yanchor="top"),
+        updatemenus=[dict(
+            type="buttons", direction="left", x=0.0, y=-0.24, xanchor="left", yanchor="top",
+            pad=dict(t=0, r=10), showactive=False,
+            buttons=[dict(label="▶ Play", method="animate", args=[None, go_to(None, frame_ms)]),
+                     dict(label="❚❚ Pause", method="animate",
+                          args=[[None], dict(mode="immediate", frame=dict(duration=0),
+                                             transition=dict(duration=0))])])],
+        sliders=[dict(
+            active=0, x=0.3, len=0.7, y=-0.24, yanchor="top", pad=dict(t=0),
+            currentvalue=dict(prefix="round ", font=dict(size=15)),
+            steps=[dict(label=str(m), method="animate", args=[[str(m)], go_to([str(m)], 0)])
+                   for m in rounds])])
+    return for_export(go.Figure(data=specs[0]["data"], layout=layout, frames=frames))
+
+
+def _same(a, b) -> bool:
+    """Deep equality of plotly JSON values (dicts, lists, numpy arrays, scalars)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            return np.array_equal(np.asarray(a), np.asarray(b))
+        except (TypeError, ValueError):
+            return False
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _float32(value):
+    """float64 typed arrays (plotly's base64 form) at any depth made float32.
+
+    Half the bytes, and still far finer than what a chart shows.
+    """
+    if isinstance(value, dict):
+        if value.get("dtype") == "f8" and isinstance(value.get("bdata"), str):
+            numbers = np.frombuffer(base64.b64decode(value["bdata"]), dtype="<f8")
+            return dict(value, dtype="f4", bdata=base64.b64encode(
+                numbers.astype("<f4").tobytes()).decode("ascii"))
+        return {k: _float32(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_float32(v) for v in value]
+    return value
+
+
+def _frame_data(rounds_data: list[list[dict]]) -> list[list[dict]]:
+    """Per frame, only the properties of each trace that change over the frames.
+
+    Plotly merges a frame into the traces already drawn, so what never changes
+    (point positions, colour scales, names) need not be repeated in every frame:
+    that makes an animation file several times smaller. A property that changes
+    anywhere is written in every frame, so jumping between any two frames is right.
+    """
+    first = rounds_data[0]
+    if any(len(d) != len(first) for d in rounds_data):
+        return rounds_data  # different traces: frames must carry everything
+    changing = [{key for d in rounds_data for key in set(d[i]) | set(first[i])
+                 if not _same(d[i].get(key), first[i].get(key))}
+                for i in range(len(first))]
+    return [[dict(type=t["type"], **{key: t.get(key) for key in keys})
+             for t, keys in zip(d, changing)] for d in rounds_data]
+
+
+def animation_html(trace, view: str, rounds: Sequence[int] | None = None,
+                   grid: appdata.Grid | None = None, **options) -> str:
+    """:func:`animation` as one self-contained HTML page (plotly.js inside: plays offline).
+
+    ``options`` go to :func:`animation`. The page fetches nothing from elsewhere.
+    """
+    spec = animation(trace, view, rounds, grid, **options).to_plotly_json()
+    # Validation would turn the float32 arrays back into float64: the figure was
+    # validated when it was built, so write its frames as they are.
+    spec["frames"] = _float32(spec["frames"])
+    return pio.to_html(spec, validate=False, include_plotlyjs=True, full_html=True,
+                       auto_play=False, config=dict(displaylogo=False, responsive=True))
+
+
+# --- images --------------------------------------------------------------------------
+
+
+def find_browser() -> str | None:
+    """The Chromium kaleido would use (``BROWSER_PATH`` first, then the usual names and
+    places, e.g. Debian's /usr/bin/chromium), or None when there is none to run."""
+    from choreographer.browsers.chromium import Chromium
+    path = Chromium.find_browser(skip_local=False)
+    if path and os.path.isfile(path) and os.access(path, os.X_OK):
+        return str(path)
+    return None
+
+
+class _Renderer:
+    """One open Chromium (through kaleido) on an event loop thread of its own."""
+
+    def __init__(self, browser: str):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
+                                       name="kaleido-renderer")
+        self.thread.start()
+        self.kaleido = None
+        try:
+            self.kaleido = self._run(self._open(browser), OPEN_TIMEOUT)
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    async def _open(browser):
+        import kaleido
+        # mathjax=False: the default fetches MathJax from a CDN, and no figure uses it.
+        k = kaleido.Kaleido(n=1, path=browser, mathjax=False, timeout=RENDER_TIMEOUT)
+        await k.open()
+        return k
+
+    def _run(self, coroutine, timeout):
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise
+
+    def render(self, spec: dict, opts: dict) -> bytes:
+        return self._run(self.kaleido.calc_fig(spec, opts=opts), RENDER_TIMEOUT + 5)
+
+    def close(self) -> None:
+        try:
+            if self.kaleido is not None:
+                self._run(self.kaleido.close(), 30)
+        except Exception:  # noqa: BLE001  (closing a broken browser: nothing more to do)
+            pass
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=10)
+
+
+_lock = threading.Lock()  # one rendering at a time: the open browser is not thread-safe
+_renderer: _Renderer | None = None
+
+
+def shutdown() -> None:
+    """Close the open Chromium, if any (the next image starts a new one)."""
+    global _renderer
+    with _lock:
+        if _renderer is not None:
+            _renderer.close()
+            _renderer = None
+
+
+atexit.register(shutdown)
+
+
+def to_image(fig: go.Figure, fmt: str = "png", width: int = MIN_WIDTH) -> bytes:
+    """Render a figure to PNG or SVG bytes with kaleido and Chromium.
+
+    The figure is laid out at its own size (as on screen, so text keeps its
+    proportions) and scaled to ``width`` pixels; an SVG gets the same width and
+    height attributes. Safe to call from many threads: renderings are serialised.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    fmt : {"png", "svg"}
+    width : int
+        Width of the image in pixels, at least :data:`MIN_WIDTH`.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    ValueError
+        For another format or a smaller width.
+    ExportError
+        When no Chromium can be found or rendering fails.
+    """
+    global _renderer
+    if fmt not in ("png", "svg"):
+        raise ValueError(f"format must be png or svg; got {fmt!r}.")
+    if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < MIN_WIDTH:
+        raise ValueError(f"width must be a whole number of at least {MIN_WIDTH} pixels; "
+                         f"got {width!r}.")
+    fig = for_export(fig)
+    layout_w = int(fig.layout.width or PLANE_SIZE[0])
+    layout_h = int(fig.layout.height or PLANE_SIZE[1])
+    # Chromium truncates the scaled size: half a pixel more gives exactly `width`.
+    opts = dict(format=fmt, width=layout_w, height=layout_h,
+                scale=(int(width) + 0.5) / layout_w)
+    spec = fig.to_plotly_json()
+    from kaleido.errors import ChromeNotFoundError
+    with _lock:
+        try:
+            if _renderer is None:
+                browser = find_browser()
+                if browser is None:
+                    raise ExportError(NO_BROWSER + _browser_path_note())
+                _renderer = _Renderer(browser)
+            return _renderer.render(spec, opts)
+        except ExportError:
+            raise
+        except ChromeNotFoundError:
+            _reset()
+            raise ExportError(NO_BROWSER + _browser_path_note()) from None
+        except concurrent.futures.TimeoutError:
+            _reset()
+            raise ExportError(f"The image took longer than {RENDER_TIMEOUT:g} s to render; "
+                              "try again, or with fewer rounds or points.") from None
+        except Exception as error:  # noqa: BLE001  (the browser's errors vary: say what it said)
+            _reset()
+            raise ExportError(f"The image could not be rendered ({type(error).__name__}: "
+                              f"{error}).") from None
+
+
+def _reset() -> None:
+    """Drop a renderer that failed (called with the lock held); the next call starts anew."""
+    global _renderer
+    if _renderer is not None:
+        _renderer.close()
+        _renderer = None
+
+
+def _browser_path_note() -> str:
+    path = os.environ.get("BROWSER_PATH")
+    return f" (BROWSER_PATH={path!r} is not a program to run)" if path else ""
+
+
+# --- file names ----------------------------------------------------------------------
+
+
+def _safe(text, limit: int = 40) -> str:
+    """Text made safe for a file name: letters, digits, '.', '-' only."""
+    text = re.sub(r"[^A-Za-z0-9.]+", "-", str(text)).strip("-.")
+    return text[:limit].strip("-.") or "data"
+
+
+def export_name(dataset: str, params: dict, view: str, round_or_rounds, ext: str) -> str:
+    """A file name for an export: dataset, key parameters, view and round(s).
+
+    Parameters
+    ----------
+    dataset : str
+        Toy set or file name (an extension such as .csv is dropped).
+    params : dict
+        Keyword arguments of ``explorer.fit`` (or ``trace.params``): loss, n_rounds,
+        learning_rate, max_depth, max_leaves, subsample; missing ones are left out.
+    view : str
+    round_or_rounds : int, sequence of int, or None
+        One round ("m10"), several ("m0-1-10"; long lists as "m0-to-50-12rounds"),
+        or None for every round ("all-rounds").
+    ext : str
+
+    Returns
+    -------
+    str
+        Such as ``boosting_model_moons_log-loss_M100_lr0.1_d3_m10.png``: ASCII
+        letters, digits, '.', '-' and '_' only, at most about 150 characters.
+    """
+    dataset = re.sub(r"\.(csv|tsv|txt)$", "", str(dataset), flags=re.IGNORECASE)
+    parts = ["boosting", _safe(view), _safe(dataset)]
+    if "loss" in params:
+        parts.append(_safe(str(params["loss"]).replace("_", "-")))
+    for key, short in (("n_rounds", "M"), ("learning_rate", "lr"), ("max_depth", "d"),
+                       ("max_leaves", "L")):
+        if params.get(key) is not None and params.get(key) != 0:
+            parts.append(f"{short}{_safe(format(params[key], 'g'))}")
+    if params.get("subsample", 1.0) < 1:
+        parts.append(f"s{params['subsample']:g}")
+    if round_or_rounds is None:
+        parts.append("all-rounds")
+    elif isinstance(round_or_rounds, (int, np.integer)):
+        parts.append(f"m{int(round_or_rounds)}")
+    else:
+        rounds = [int(m) for m in round_or_rounds]
+        parts.append("m" + "-".join(map(str, rounds)) if len(rounds) <= 8 else
+                     f"m{rounds[0]}-to-{rounds[-1]}-{len(rounds)}rounds")
+    return "_".join(parts) + "." + _safe(ext, 8).lower()
