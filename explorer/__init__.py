@@ -1,6 +1,6 @@
 """Boosting Explorer: gradient boosting, every round of it, for teaching."""
 
-from .boosting import fit, fit_count, warmup
+from .boosting import DivergedError, fit, fit_count, warmup
 from .trace import Trace
 
-__all__ = ["Trace", "fit", "fit_count", "warmup"]
+__all__ = ["DivergedError", "Trace", "fit", "fit_count", "warmup"]

@@ -30,6 +30,7 @@ from .tree import LEAF, NODE, apply, grow_best_first, grow_depth_first, presort,
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
+DIVERGED = 1e150  # |F| beyond this (or not finite) ends a fit: its squared error would overflow
 _NO_LIMIT = np.iinfo(np.int32).max  # scikit-learn's depth for max_depth=None
 SPLITS = ("squared_error", "hessian")
 LEAF_RULES = ("newton", "mean", "exact", "line_search")
@@ -148,6 +149,12 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
             X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
             min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
             LEAF_RULES.index(leaf))
+        diverged = np.flatnonzero(~(np.abs(raw) <= DIVERGED).all(axis=1))
+        if diverged.size:
+            raise DivergedError(
+                f"the fit diverged at round {diverged[0]}: the scores passed 1e150 with "
+                f"loss={loss!r}, leaf={leaf!r}, learning_rate={learning_rate}. Lower the "
+                "learning rate, or use Newton leaves.")
     params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
                   max_depth=None if max_depth == _NO_LIMIT else max_depth,
                   max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
@@ -179,6 +186,10 @@ def _check_split_options(hessian, *, loss, max_depth, **options):
             raise ValueError(f"{name}={options[name]!r} has no effect with "
                              f"split={'hessian' if hessian else 'squared_error'!r}; leave it at "
                              f"{_DEFAULTS[name]!r} or change split.")
+
+
+class DivergedError(ValueError):
+    """The scores grew without bound: the settings make boosting diverge."""
 
 
 _fits = {"started": 0}
@@ -313,6 +324,9 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
                              r, h, buffer, members, leaf_rule)
         for i in range(n):
             raw[m, i] = step(raw[m - 1, i], tree[leaf[m, i]]["value"], learning_rate, False)
+        if not (np.abs(raw[m]) <= DIVERGED).all():
+            raw[m + 1:] = np.nan  # fit() reports the first such round
+            break
     return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho
 
 

@@ -45,7 +45,9 @@ def residual(code, y, f):
             return -(((1.0 - y) - y * e) / (1.0 + e))
         return -(math.exp(f) - y)
     if code == EXPONENTIAL:
-        e = math.exp(f)
+        # |F| <= 300 keeps e^F and the trees' sums of squared residuals finite, and -y/e
+        # away from -y/0; scikit-learn overflows out there, so parity is not at stake
+        e = math.exp(min(max(f, -300.0), 300.0))
         return -(-y / e + (1.0 - y) * e)
     return -(f - y)
 

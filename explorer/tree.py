@@ -389,6 +389,13 @@ def _set_split(node, feature, threshold, improvement):
 
 
 @njit(cache=True, nogil=True)
+def _scratch(n_samples, n_features):
+    """A splitter's working arrays: feature values, feature order, constant features, buffer."""
+    return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
+            np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
 def grow_depth_first(X, r, samples, order, nodes, k0, max_depth, min_samples_split,
                      min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
@@ -397,14 +404,12 @@ def grow_depth_first(X, r, samples, order, nodes, k0, max_depth, min_samples_spl
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    n_features = X.shape[1]
-    fvalues = np.empty(n_samples, dtype=np.float32)
-    features = np.arange(n_features)
-    constant = np.empty(n_features, dtype=np.int64)
-    tmp = np.empty(n_samples, dtype=np.int64)
-    # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart
-    stack = np.empty((n_samples + 2, 6), dtype=np.int64)
-    stack_impurity = np.empty(n_samples + 2)
+    fvalues, features, constant, tmp = _scratch(n_samples, X.shape[1])
+    # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart.
+    # Right is pushed before left, so the stack never holds more than a path's worth.
+    height = min(n_samples, max_depth) + 2
+    stack = np.empty((height, 6), dtype=np.int64)
+    stack_impurity = np.empty(height)
     _push(stack, stack_impurity, 0, 0, n_samples, 0, -1, 1, 0, np.inf)
     top = 1
     k = k0
@@ -512,11 +517,7 @@ def grow_best_first(X, r, samples, order, nodes, k0, max_depth, max_leaves, min_
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    n_features = X.shape[1]
-    fvalues = np.empty(n_samples, dtype=np.float32)
-    features = np.arange(n_features)
-    constant = np.empty(n_features, dtype=np.int64)
-    tmp = np.empty(n_samples, dtype=np.int64)
+    fvalues, features, constant, tmp = _scratch(n_samples, X.shape[1])
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)

@@ -192,6 +192,12 @@ def test_losses_and_accuracy_per_round():
     assert trace.valid_accuracy[30] == pytest.approx(np.mean(pred == y[400:]))
 
 
+def test_diverging_settings_raise_a_clear_error():
+    X = np.linspace(0, 1, 30)[:, None]
+    with pytest.raises(explorer.DivergedError, match="diverged at round .*learning rate"):
+        explorer.fit(X, np.sin(6 * X[:, 0]), loss="squared_error", learning_rate=9.0, n_rounds=2000)
+
+
 def test_saturated_leaves_take_a_zero_step_not_nan():
     X = np.array([[0.0], [1.0], [2.0], [3.0]] * 5)
     y = np.array([0, 0, 1, 1] * 5)
@@ -300,6 +306,12 @@ def test_random_problems_give_finite_well_shaped_traces(n, d, seed, loss, n_roun
         trace = explorer.fit(X, y, loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
                              max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
                              subsample=subsample, random_state=seed, **options)
+    except explorer.DivergedError as error:
+        # plain gradient steps on the exponential loss, and steps past 2 on squared error, can
+        # grow without bound; that must end in this message, never in inf or NaN
+        assert (variant == "mean" and loss == "exponential") or learning_rate > 2
+        assert "diverged" in str(error)
+        return
     except ValueError:
         assert loss != "squared_error" and len(np.unique(y)) < 2
         return
