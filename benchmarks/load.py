@@ -281,6 +281,7 @@ class Session:
     fragments: dict = field(default_factory=dict)  # user key -> fragment id ("" if none)
     round: int | None = None
     rounds: int | None = None
+    values: dict = field(default_factory=dict)  # user key -> slider value the user set
     _ws: object = None
     _held: dict = field(default_factory=dict)  # cacheable message hash -> run number
     _runs: int = 0
@@ -359,7 +360,10 @@ class Session:
         state.page_script_hash = self.page_hash
         if fragment_of is not None:
             state.fragment_id = self.fragments.get(fragment_of, "")
-        for key, value in (slider or {}).items():
+        # Like the browser, send the value of every widget the user has set, not only the
+        # one that changed: the server would otherwise fall back to the URL for it.
+        self.values.update(slider or {})
+        for key, value in self.values.items():
             widget = state.widget_states.widgets.add()
             widget.id = self._widget_id(key)
             widget.double_array_value.data.append(value)
@@ -431,6 +435,8 @@ class Session:
             key = widget_id.rsplit("-", 1)[-1]
             self.widget_ids[key] = widget_id
             self.fragments[key] = delta.fragment_id
+            if key in self.values and getattr(body, "set_value", False):
+                self.values[key] = body.value[0]  # the script set it (e.g. the next button)
         if what == "markdown":
             label = _ROUND_LABEL.match(body.body)
             if label:
@@ -446,6 +452,15 @@ class Session:
 # fit cache holds (12), so a setting once fitted stays cached and a refit would be a bug.
 PARAM_VALUES = {"lr": (0.1, 0.2, 0.5), "depth": (2, 3, 4)}
 DEFAULTS = {"lr": 0.1, "depth": 3}
+
+
+_SETTING = re.compile(r"ν = ([\d.]+), depth ≤ (\d+)")
+
+
+def shown_setting(caption: str) -> tuple | None:
+    """(lr, depth) as the page's caption states them."""
+    found = _SETTING.search(caption)
+    return (float(found[1]), int(found[2])) if found else None
 
 
 @dataclass
@@ -477,7 +492,12 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
                 key = rng.choice(tuple(PARAM_VALUES))
                 setting[key] = rng.choice(PARAM_VALUES[key])
                 result.settings.add(tuple(setting.values()))
+                before = session.round
                 run = await session.set_param(key, setting[key])
+                # Checked, not only timed: the page shows this setting at the same round.
+                if shown_setting(run.caption) != tuple(setting.values()) or run.round != before:
+                    raise SessionError(f"asked for {setting} at round {before}, the page shows "
+                                       f"{shown_setting(run.caption)} at round {run.round}")
             else:
                 m = 0 if session.round >= session.rounds else session.round + 1
                 run = await session.set_round(m, fragment=not full_steps)
