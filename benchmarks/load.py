@@ -167,14 +167,15 @@ def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
     return server
 
 
-def wait_healthy(url: str, timeout: float, process: subprocess.Popen | None = None) -> None:
-    """Poll ``url/_stcore/health`` until it answers 200 (or raise with the reason)."""
+def wait_healthy(url: str, timeout: float, process: subprocess.Popen | None = None,
+                 path: str = "/_stcore/health") -> None:
+    """Poll ``url + path`` until it answers 200 (or raise with the reason)."""
     deadline = time.monotonic() + timeout
     while True:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"{process.args[:2]} exited with {process.returncode}")
         try:
-            if http_get(url, "/_stcore/health", timeout=2)[0] == 200:
+            if http_get(url, path, timeout=2)[0] == 200:
                 return
         except OSError:
             pass
