@@ -293,7 +293,7 @@ class Session:
 
         status, headers, _ = await asyncio.to_thread(
             http_get, self.url, "/?" + self.query if self.query else "/",
-            headers=self._cookie_header())
+            headers=self.cookie_header())
         if status != 200:
             raise SessionError(f"GET / answered {status}")
         self._take_cookies(headers)
@@ -301,7 +301,7 @@ class Session:
         protocols = ["streamlit", XSRF_PLACEHOLDER] + ([self.session_id] if self.session_id
                                                        else [])
         self._ws = await websockets.connect(ws_url, subprotocols=protocols, max_size=None,
-                                            additional_headers=self._cookie_header(),
+                                            additional_headers=self.cookie_header(),
                                             open_timeout=30, compression=None)
         self.upstream = self._ws.response.headers.get("X-Upstream", "")
 
@@ -310,7 +310,7 @@ class Session:
             await self._ws.close()
             self._ws = None
 
-    def _cookie_header(self) -> dict:
+    def cookie_header(self) -> dict:
         if not self.cookies:
             return {}
         return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
@@ -326,6 +326,10 @@ class Session:
     async def load(self) -> Run:
         """The first run, as a browser opening the address."""
         return await self._rerun("load")
+
+    async def rerun(self) -> Run:
+        """A full rerun with what the session has set (as after a reconnect)."""
+        return await self._rerun("full")
 
     async def set_round(self, m: int, *, fragment: bool = True) -> Run:
         """Move the round slider to m (a fragment rerun, unless fragment=False)."""
