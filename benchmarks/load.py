@@ -474,7 +474,7 @@ class LevelResult:
     seconds: float
     runs: list
     failed: list  # (session index, reason)
-    settings: set  # distinct (lr, depth) the sessions asked for
+    settings: set  # distinct (upstream, lr, depth) the sessions asked for
     peak_rss: int = 0
     fits: int | None = None
 
@@ -490,13 +490,13 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
     try:
         await session.open()
         result.runs.append(await session.load())
-        result.settings.add(tuple(setting.values()))
+        result.settings.add((session.upstream, *setting.values()))
         while time.monotonic() < deadline:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if rng.random() < param_share:
                 key = rng.choice(tuple(PARAM_VALUES))
                 setting[key] = rng.choice(PARAM_VALUES[key])
-                result.settings.add(tuple(setting.values()))
+                result.settings.add((session.upstream, *setting.values()))
                 before = session.round
                 run = await session.set_param(key, setting[key])
                 # Checked, not only timed: the page shows this setting at the same round.
@@ -590,6 +590,8 @@ def main(argv=None) -> int:
                         help="share of actions that change lr or depth (a full rerun)")
     parser.add_argument("--full-steps", action="store_true",
                         help="send round steps as full-app reruns instead of fragment reruns")
+    parser.add_argument("--apps", type=int, default=1,
+                        help="app processes; more than 1 puts them behind nginx (deploy/)")
     parser.add_argument("--url", help="use this running server or proxy (loopback only) "
                                       "instead of starting one per level")
     parser.add_argument("--seed", type=int, default=0)
@@ -598,36 +600,55 @@ def main(argv=None) -> int:
     if args.url:
         check_loopback(urlparse(args.url).hostname)
 
-    print(f"think {args.think:g} s, {args.param_share:.0%} of actions change a parameter, "
-          f"round steps as {'full' if args.full_steps else 'fragment'} reruns, "
+    where = (f"against {args.url}" if args.url else "one app process" if args.apps == 1
+             else f"{args.apps} app processes behind nginx")
+    print(f"{where}; think {args.think:g} s, {args.param_share:.0%} of actions change a "
+          f"parameter, round steps as {'full' if args.full_steps else 'fragment'} reruns, "
           f"{args.duration:g} s per level, {os.cpu_count()} cores")
     print(HEADER)
     failed = 0
     with tempfile.TemporaryDirectory(prefix="load-") as tmp:
         for n in levels:
-            server = None if args.url else start_server(Path(tmp) / f"server-{n}.log")
-            url = args.url or server.url
-            try:
-                if server:  # compile/warm the engine and fit the default setting first
-                    asyncio.run(_warm(url))
-                    base = server.fits()
-                result = asyncio.run(run_level(
-                    url, n, args.duration, think=args.think, param_share=args.param_share,
-                    full_steps=args.full_steps, seed=args.seed,
-                    rss=server.rss if server else None))
-                if server:
-                    # the warm-up session already fitted the default setting
-                    result.fits = server.fits() - base + 1
-            finally:
-                if server:
-                    server.stop()
+            result = measure(n, args, Path(tmp) / f"level-{n}")
             print(row(result), flush=True)
             for i, reason in result.failed[:5]:
                 print(f"         session {i} failed: {reason}")
             failed += len(result.failed)
-    print("fits/settings: fits the server performed during the level / distinct "
-          "(lr, depth) settings the sessions used (equal = one fit per setting for everyone)")
+    print("RSS: peak resident memory of the app processes (and nginx), children included.\n"
+          "fits/settings: fits the processes performed / distinct (process, lr, depth) the "
+          "sessions used;\nequal = each setting fitted once per process, for everyone on it.")
     return 1 if failed else 0
+
+
+def measure(n: int, args, tmp: Path) -> LevelResult:
+    """One level on a fresh server (or cluster), warmed first, stopped after."""
+    options = dict(think=args.think, param_share=args.param_share,
+                   full_steps=args.full_steps, seed=args.seed)
+    if args.url:
+        return asyncio.run(run_level(args.url, n, args.duration, **options))
+    if args.apps > 1:
+        sys.path.insert(0, str(ROOT))
+        from deploy.run_cluster import start_cluster
+        cluster = start_cluster(args.apps, prefix=tmp)
+        url, apps, stop = cluster.url, cluster.apps, cluster.stop
+        extra = [cluster.nginx.pid]
+    else:
+        server = start_server(tmp / "server.log")
+        url, apps, stop, extra = server.url, [server], server.stop, []
+    try:
+        for app in apps:  # compile/warm the engine and fit the default setting, directly
+            asyncio.run(_warm(app.url))
+        base = sum(app.fits() for app in apps)
+        pids = [app.pid for app in apps] + extra
+        result = asyncio.run(run_level(url, n, args.duration,
+                                       rss=lambda: sum(tree_rss(p) for p in pids), **options))
+        # Each process fitted the default setting during the warm-up; count it once per
+        # process that served a session (the settings include it for them).
+        used = {s[0] for s in result.settings}
+        result.fits = sum(app.fits() for app in apps) - base + len(used)
+        return result
+    finally:
+        stop()
 
 
 async def _warm(url: str) -> None:
