@@ -617,9 +617,10 @@ def to_image(fig: go.Figure, fmt: str = "png", width: int = MIN_WIDTH) -> bytes:
     fig = for_export(fig)
     layout_w = int(fig.layout.width or PLANE_SIZE[0])
     layout_h = int(fig.layout.height or PLANE_SIZE[1])
-    # Chromium truncates the scaled size: half a pixel more gives exactly `width`.
+    # Chromium truncates a PNG's scaled size: half a pixel more gives exactly `width`.
+    # An SVG states the scaled size as a number, so it gets the exact scale.
     opts = dict(format=fmt, width=layout_w, height=layout_h,
-                scale=(int(width) + 0.5) / layout_w)
+                scale=(int(width) + (0.5 if fmt == "png" else 0.0)) / layout_w)
     spec = fig.to_plotly_json()
     from kaleido.errors import ChromeNotFoundError
     with _lock:

@@ -1,0 +1,210 @@
+"""The command line: ``python -m explorer export`` writes slides' images and animations.
+
+Example::
+
+    python -m explorer export --dataset moons --rounds 0,1,2,5,10,50 --out slides
+    python -m explorer export --csv points.csv --features x,y --target label \\
+        --view tree --formats png,html --out slides
+
+For each round it writes the view as PNG (at least 1920 px wide) and SVG; then
+a storyboard of all the rounds (PNG and SVG) and the fit's rounds as a
+self-contained HTML animation. The data and fit options, and their defaults,
+are the app's (``explorer.state``), so a file matches what the app shows for
+the same settings. Bad input ends with a one-line message and exit status 1
+(2 for a malformed command line), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from . import appdata, exports, fit
+from .data import CLASSIFICATION_SETS, DataError, load_csv, make_toy, split
+from .state import BY_KEY, ENGINE_LOSS, LOSSES
+
+PROG = "python -m explorer"
+# explorer.fit's parameters and the options that set them
+_FLAG = {"n_rounds": "--n-rounds", "learning_rate": "--learning-rate",
+         "max_depth": "--max-depth", "max_leaves": "--max-leaves",
+         "min_samples_leaf": "--min-samples-leaf", "subsample": "--subsample",
+         "random_state": "--seed", "loss": "--loss"}
+_FLAGS = re.compile(r"\b(" + "|".join(_FLAG) + r")\b")
+
+
+def _list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _formats(text: str) -> list[str]:
+    formats = [f.lower() for f in _list(text)]
+    wrong = [f for f in formats if f not in exports.FORMATS]
+    if wrong or not formats:
+        raise argparse.ArgumentTypeError(
+            f"formats are a comma-separated choice of {', '.join(exports.FORMATS)}; "
+            f"got {text!r}.")
+    return list(dict.fromkeys(formats))
+
+
+def _loss(text: str) -> str:
+    loss = text.replace("_", "-")
+    if loss not in LOSSES:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(LOSSES)}; got {text!r}.")
+    return loss
+
+
+def _width(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        width = 0
+    if width < exports.MIN_WIDTH:
+        raise argparse.ArgumentTypeError(
+            f"the width is a whole number of pixels, at least {exports.MIN_WIDTH}; got {text!r}.")
+    return width
+
+
+def _option(group, flag: str, key: str, **extra) -> None:
+    """An option whose type, default and help come from the app's field ``key``."""
+    field = BY_KEY[key]
+    kind = extra.pop("type", field.kind)
+    help_text = extra.pop("help", field.help or field.label)
+    group.add_argument(flag, type=kind, default=field.default, dest=key,
+                       help=f"{help_text} (default {field.default})", **extra)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser (``export`` is the one command)."""
+    top = argparse.ArgumentParser(prog=PROG, description="Boosting Explorer from the shell.")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    p = commands.add_parser(
+        "export", help="write PNG, SVG and HTML files for slides",
+        description="Fit, then write each round's view as PNG and SVG, a storyboard of "
+                    "the rounds and an HTML animation of the fit.")
+    data = p.add_argument_group("data (a toy set, or --csv)")
+    data.add_argument("--dataset", default=BY_KEY["data"].default, choices=CLASSIFICATION_SETS,
+                      metavar="NAME", help="toy set: " + ", ".join(CLASSIFICATION_SETS)
+                      + f" (default {BY_KEY['data'].default})")
+    data.add_argument("--csv", type=Path, metavar="FILE",
+                      help="a CSV file instead of a toy set: a header row, then one row per point")
+    data.add_argument("--features", type=_list, metavar="A,B",
+                      help="the two feature columns of the CSV file (default: the first two "
+                           "numeric columns)")
+    data.add_argument("--target", metavar="C",
+                      help="the label column of the CSV file, two classes (default: the last)")
+    _option(data, "--n", "n")
+    _option(data, "--noise", "noise")
+    _option(data, "--balance", "balance")
+    _option(data, "--data-seed", "dseed")
+    _option(data, "--valid", "valid")
+    model = p.add_argument_group("fit")
+    _option(model, "--loss", "loss", type=_loss, help="log-loss or exponential")
+    _option(model, "--n-rounds", "rounds")
+    _option(model, "--learning-rate", "lr")
+    _option(model, "--max-depth", "depth")
+    _option(model, "--max-leaves", "leaves", help="0 = no limit; otherwise trees grow "
+                                                   "best-first up to this many leaves")
+    _option(model, "--min-samples-leaf", "minleaf")
+    _option(model, "--subsample", "subsample")
+    _option(model, "--seed", "seed")
+    out = p.add_argument_group("output")
+    out.add_argument("--view", default="model", choices=tuple(exports.VIEWS),
+                     help="model (the probability map), residuals or tree (its regions); "
+                          "default model")
+    out.add_argument("--rounds", dest="export_rounds", metavar="0,1,10",
+                     help="the rounds to export (default: 0,1,2,5,10,50 as far as the fit goes)")
+    out.add_argument("--formats", type=_formats, default=list(exports.FORMATS),
+                     metavar="png,svg,html", help="what to write (default all three)")
+    out.add_argument("--width", type=_width, default=exports.MIN_WIDTH,
+                     help=f"width of the PNG and SVG images in pixels (default and least "
+                          f"{exports.MIN_WIDTH})")
+    out.add_argument("--out", type=Path, default=Path("exports"), metavar="DIR",
+                     help="folder for the files, made if missing (default ./exports)")
+    return top
+
+
+def _data(args):
+    """(training set, validation set, the name for files, the label for titles)."""
+    if args.csv is not None:
+        ds = load_csv(args.csv, features=args.features, target=args.target)
+        name = args.csv.name
+    else:
+        if args.features or args.target:
+            raise DataError("--features and --target choose columns of a --csv file.")
+        ds = make_toy(args.dataset, n=args.n, noise=args.noise, balance=args.balance,
+                      seed=args.dseed)
+        name = f"{args.dataset}{args.n}"  # as the app's toolbar names its images
+    train, valid = split(ds, args.valid, args.dseed)
+    return train, valid, name, f"{ds.name}, {len(train.y)} training points"
+
+
+def export(args, log=print) -> list[Path]:
+    """Fit and write the files the arguments ask for; returns their paths.
+
+    Raises
+    ------
+    DataError, ValueError, ExportError, OSError
+        With a message for the person at the shell.
+    """
+    train, valid, name, label = _data(args)
+    params = dict(loss=ENGINE_LOSS[args.loss], n_rounds=args.rounds, learning_rate=args.lr,
+                  max_depth=args.depth, max_leaves=args.leaves or None,
+                  min_samples_leaf=args.minleaf, subsample=args.subsample,
+                  random_state=args.seed)
+    log(f"Fitting {args.rounds} rounds on {label}…")
+    try:
+        trace = fit(train.X, train.y, X_valid=None if valid is None else valid.X,
+                    y_valid=None if valid is None else valid.y, **params)
+    except ValueError as error:  # the engine names its parameters: name the options
+        raise ValueError(_FLAGS.sub(lambda match: _FLAG[match.group(0)], str(error))) from None
+    rounds = (exports.storyboard_rounds(trace.n_rounds) if args.export_rounds is None
+              else exports.parse_rounds(args.export_rounds, trace.n_rounds))
+    grid = appdata.make_grid(trace)
+    names = dict(feature_names=train.feature_names, classes=train.classes or None)
+    args.out.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def write(content, view, which, ext):
+        path = args.out / exports.export_name(name, params, view, which, ext)
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+        log(f"  {path}")
+        written.append(path)
+
+    images = [f for f in args.formats if f in ("png", "svg")]
+    if images:
+        log(f"Writing {args.view} at rounds {', '.join(map(str, rounds))} "
+            f"({', '.join(images)}, {args.width} px wide)…")
+    for m in rounds:
+        fig = exports.view_figure(trace, args.view, m, grid, **names)
+        for fmt in images:
+            write(exports.to_image(fig, fmt, args.width), args.view, m, fmt)
+    if images:
+        board = exports.storyboard(trace, args.view, rounds, grid, data_label=label, **names)
+        for fmt in images:
+            write(exports.to_image(board, fmt, args.width), f"{args.view}-storyboard",
+                  rounds, fmt)
+    if "html" in args.formats:
+        log("Writing the animation…")
+        write(exports.animation_html(trace, args.view, None, grid, **names),
+              f"{args.view}-animation", None, "html")
+    return written
+
+
+def main(argv=None) -> int:
+    """Run the command line; returns the exit status (argparse exits with 2 by itself)."""
+    args = parser().parse_args(argv)
+    try:
+        export(args, log=lambda text: print(text, file=sys.stderr))
+    except (DataError, ValueError, exports.ExportError, OSError) as error:
+        print(f"{PROG} export: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Slides page: a storyboard of chosen rounds (PNG, SVG) and the fit as an HTML animation."""
+
+import streamlit as st
+
+from explorer import exports, session
+
+ctx = session.page_context("Slides: a storyboard of rounds and an animation of the fit")
+
+VIEW_LABELS = {"model": "Model p(x)", "residuals": "Residuals", "tree": "Tree regions"}
+
+
+def body(ctx):
+    tr = ctx.trace
+    left, right = st.columns([2, 3], vertical_alignment="bottom")
+    with left:
+        view = st.radio("View", list(exports.VIEWS), format_func=VIEW_LABELS.get,
+                        horizontal=True, key="slides_view", persist_state="session")
+    with right:
+        text = st.text_input(
+            "Rounds", ", ".join(map(str, exports.storyboard_rounds(tr.n_rounds))),
+            key="slides_rounds", persist_state="session",
+            help="Whole numbers separated by commas; one panel each, in this order.")
+    try:
+        wanted = exports.parse_rounds(text)
+    except ValueError as error:
+        st.error(session.md_escape(error), icon=":material/error:")
+        return
+    # The fit may have fewer rounds than when the list was typed: leave those out, and say so.
+    rounds = [m for m in wanted if m <= tr.n_rounds]
+    beyond = [m for m in wanted if m > tr.n_rounds]
+    if beyond:
+        st.caption(f"Left out, beyond the last round {tr.n_rounds}: "
+                   f"{', '.join(map(str, beyond))}.")
+    if not rounds:
+        st.error(f"Give rounds between 0 and {tr.n_rounds}.", icon=":material/error:")
+        return
+
+    names = dict(feature_names=ctx.feature_names, classes=ctx.train.classes or None)
+    label = f"{ctx.train.name}, {len(tr.y)} training points"
+    board = exports.storyboard(tr, view, rounds, ctx.grid, data_label=label, **names)
+
+    dataset = ("upload-" + ctx.train.name if ctx.state.is_upload
+               else f"{ctx.state.data}{ctx.state.n}")
+
+    def name(kind, which, ext):
+        return exports.export_name(dataset, tr.params, kind, which, ext)
+
+    no_browser = exports.find_browser() is None
+    if no_browser:
+        st.warning(f"Images cannot be made on this server: {exports.NO_BROWSER}. "
+                   "The animation needs no browser on the server.", icon=":material/warning:")
+    # Files are built when a button is clicked (data=callable), not on every run;
+    # on_click="ignore": downloading changes nothing on the page.
+    png, svg, html = st.columns(3)
+    png.download_button(
+        "Storyboard PNG", data=lambda: exports.to_image(board, "png"),
+        file_name=name(f"{view}-storyboard", rounds, "png"), mime="image/png",
+        key="slides_png", on_click="ignore", disabled=no_browser,
+        icon=":material/image:", width="stretch",
+        help=f"{exports.MIN_WIDTH} px wide; made when you click (a second or two).")
+    svg.download_button(
+        "Storyboard SVG", data=lambda: exports.to_image(board, "svg"),
+        file_name=name(f"{view}-storyboard", rounds, "svg"), mime="image/svg+xml",
+        key="slides_svg", on_click="ignore", disabled=no_browser,
+        icon=":material/polyline:", width="stretch",
+        help="Vector image: sharp at any size, editable in Inkscape or Illustrator.")
+    html.download_button(
+        "Animation HTML",
+        data=lambda: exports.animation_html(tr, view, None, ctx.grid, **names),
+        file_name=name(f"{view}-animation", None, "html"), mime="text/html",
+        key="slides_html", on_click="ignore", icon=":material/animation:", width="stretch",
+        help="Every round (at most 50 frames) with a slider and a play button; plotly.js "
+             "is inside the file, so it plays offline in a slide deck.")
+    st.caption("If a download fails, the button says so for a few seconds: try again. "
+               "The command line writes the same files: `python -m explorer export "
+               "--help`.")
+    session.chart(board, ctx.state, f"{view}-storyboard")
+
+
+body(ctx)
