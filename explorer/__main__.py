@@ -70,8 +70,9 @@ def _option(group, flag: str, key: str, **extra) -> None:
     """An option whose type, default and help come from the app's field ``key``."""
     field = BY_KEY[key]
     kind = extra.pop("type", field.kind)
-    help_text = extra.pop("help", field.help or field.label)
+    help_text = extra.pop("help", field.help or field.label).rstrip(".")
     group.add_argument(flag, type=kind, default=field.default, dest=key,
+                       metavar=flag.lstrip("-").upper().replace("-", "_"),
                        help=f"{help_text} (default {field.default})", **extra)
 
 

@@ -222,7 +222,19 @@ def _color_spec(trace: dict):
     return None, None, None
 
 
-def _share_colours(panels: list[dict]) -> dict:
+_TYPED = {"f8": "<f8", "f4": "<f4", "i4": "<i4", "i2": "<i2", "i1": "i1", "u4": "<u4",
+          "u2": "<u2", "u1": "u1"}
+
+
+def _numbers(value) -> np.ndarray:
+    """A plotly JSON array (a list, or plotly's base64 typed array) as float numbers."""
+    if isinstance(value, dict) and "bdata" in value:
+        raw = np.frombuffer(base64.b64decode(value["bdata"]), dtype=_TYPED[value["dtype"]])
+        return raw.astype(float)
+    return np.asarray(value, dtype=float)
+
+
+def _share_colours(panels: list[dict]) -> dict | None:
     """Move every colour scale of the panels onto one coloraxis with their common range.
 
     Returns the layout's coloraxis (None when no panel has a scale). The leaf boxes
@@ -235,10 +247,11 @@ def _share_colours(panels: list[dict]) -> dict:
             holder, lo, hi = _color_spec(trace)
             if holder is not None:
                 found.append((panel, trace, holder, lo, hi))
-    if not found:
-        return None
-    lo = min(float(f[3]) for f in found if f[3] is not None)
-    hi = max(float(f[4]) for f in found if f[4] is not None)
+    lows = [float(f[3]) for f in found if f[3] is not None]
+    highs = [float(f[4]) for f in found if f[4] is not None]
+    if not lows or not highs:
+        return None  # no stated ranges to share (every view here states them)
+    lo, hi = min(lows), max(highs)
     scale = found[0][2]["colorscale"]
     axis = dict(colorscale=scale, cmin=lo, cmax=hi,
                 colorbar=dict(found[0][2].get("colorbar") or {}, len=0.6))
@@ -250,7 +263,7 @@ def _share_colours(panels: list[dict]) -> dict:
         if trace.get("name") == "leaf value γ":  # the tree view's leaf labels
             boxes = [s for s in panel["layout"].get("shapes", [])
                      if s.get("type") == "rect" and s.get("layer") == "below"]
-            values = np.asarray(holder.get("color", []), dtype=float)
+            values = _numbers(holder.get("color", []))
             where = np.clip((values - lo) / max(hi - lo, 1e-300), 0.0, 1.0)
             for box, w in zip(boxes, where):
                 box["fillcolor"] = sample_colorscale(scale, [float(w)])[0]
@@ -365,7 +378,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
                           font=dict(size=18, color=figures.INK)))
     label = VIEWS[view][1]
     title = title or f"{label} at rounds {', '.join(map(str, rounds))}"
-    subtitle = _params_line(trace) if data_label is None else f"{data_label} · {_params_line(trace)}"
+    subtitle = " · ".join(x for x in (data_label, _params_line(trace)) if x)
     margin = dict(l=70, r=20, t=130, b=110)
     height = rows * PANEL + margin["t"] + margin["b"]
     layout = dict(
@@ -468,9 +481,8 @@ def _float32(value):
     """
     if isinstance(value, dict):
         if value.get("dtype") == "f8" and isinstance(value.get("bdata"), str):
-            numbers = np.frombuffer(base64.b64decode(value["bdata"]), dtype="<f8")
             return dict(value, dtype="f4", bdata=base64.b64encode(
-                numbers.astype("<f4").tobytes()).decode("ascii"))
+                _numbers(value).astype("<f4").tobytes()).decode("ascii"))
         return {k: _float32(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_float32(v) for v in value]

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from plotly.colors import sample_colorscale
 from plotly.offline import get_plotlyjs
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
@@ -230,7 +231,16 @@ def test_storyboard_has_one_titled_panel_per_round_and_one_colour_scale(moons_fi
         # the largest |leaf value| over the panels' trees: one colour, one value, everywhere
         vmax = max(float(np.abs(moons_fit.tree(m)["value"]).max()) for m in rounds if m > 0)
         assert hi == pytest.approx(vmax) and lo == pytest.approx(-vmax)
-        assert len([s for s in layout.shapes if s.type == "rect"]) > len(rounds) - 1
+        # the leaf boxes are filled on that range: a leaf's colour is its value's colour
+        labels = [t for t in fig.data if t.name == "leaf value γ"]
+        assert len(labels) == len(rounds) - 1  # round 0 has no tree
+        for panel, label in zip(rounds[1:], labels):
+            boxes = [s for s in layout.shapes if s.type == "rect" and s.layer == "below"
+                     and s.xref == label.xaxis]
+            assert len(boxes) == len(label.marker.color) > 1
+            scale = [list(stop) for stop in axis.colorscale]
+            for box, value in zip(boxes, label.marker.color):
+                assert box.fillcolor == sample_colorscale(scale, [(value - lo) / (hi - lo)])[0]
     else:
         assert (lo, hi) == (-1.0, 1.0)  # log-loss residuals y - p lie in (-1, 1)
     # a legend once, not once per panel
