@@ -168,7 +168,8 @@ def main(argv=None) -> int:
           + ", ".join(f"pid {a.pid} on :{a.port}" for a in cluster.apps)
           + f"); nginx files and logs in {cluster.prefix}. Ctrl-C stops.", flush=True)
     stop = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    for sig in (signal.SIGTERM, signal.SIGINT):  # SIGINT too: a background job ignores it
+        signal.signal(sig, lambda *_: stop.append(1))
     try:
         while not stop:
             for app in cluster.apps:
@@ -179,8 +180,6 @@ def main(argv=None) -> int:
                 print("nginx exited; stopping", file=sys.stderr)
                 stop.append(1)
             time.sleep(1)
-    except KeyboardInterrupt:
-        pass
     finally:
         cluster.stop()
     return 0
