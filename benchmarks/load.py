@@ -345,9 +345,13 @@ class Session:
         return await self._rerun("step", trigger=key, fragment_of=key)
 
     async def set_param(self, key: str, value: float) -> Run:
-        """Move a sidebar slider (a fit parameter): a full rerun."""
-        return await self._rerun("full", slider={key: float(value)},
-                                 query={key: f"{value:g}"})
+        """Move a sidebar slider (a fit or data parameter): a full rerun."""
+        return await self.set_params({key: value})
+
+    async def set_params(self, values: dict) -> Run:
+        """Move several sidebar sliders at once (one full rerun)."""
+        return await self._rerun("full", slider={k: float(v) for k, v in values.items()},
+                                 query={k: f"{v:g}" for k, v in values.items()})
 
     # --- the protocol ---
 
@@ -457,6 +461,8 @@ class Session:
 # fit cache holds (12), so a setting once fitted stays cached and a refit would be a bug.
 PARAM_VALUES = {"lr": (0.1, 0.2, 0.5), "depth": (2, 3, 4)}
 DEFAULTS = {"lr": 0.1, "depth": 3}
+# The largest fit the app's controls allow (with --heavy, on data of each session's own).
+HEAVY = {"n": 5000, "rounds": 500, "depth": 8}
 
 
 _SETTING = re.compile(r"ν = ([\d.]+), depth ≤ (\d+)")
@@ -483,25 +489,40 @@ class LevelResult:
 
 
 async def simulate(i: int, url: str, deadline: float, think: float, param_share: float,
-                   full_steps: bool, rng: random.Random, result: LevelResult) -> None:
-    """One student: load, then step rounds and sometimes change lr or depth until the deadline."""
+                   full_steps: bool, heavy: bool, rng: random.Random,
+                   result: LevelResult) -> None:
+    """One student: load, then step rounds and sometimes change lr or depth until the deadline.
+
+    With ``heavy``, the student first asks for the largest fit the app allows on data
+    of its own (n = 5000, 500 rounds, depth 8, its own noise and balance): every
+    session then holds a distinct large fit, the worst case for memory.
+    """
     session = Session(url)
     setting = dict(DEFAULTS)
+
+    def note():
+        result.settings.add((session.upstream, *sorted(setting.items())))
+
     try:
         await session.open()
         result.runs.append(await session.load())
-        result.settings.add((session.upstream, *setting.values()))
+        if heavy:
+            own = {"noise": round((i % 21) * 0.05, 2), "balance": round(0.5 - 0.05 * (i // 21 % 9), 2)}
+            setting.update(HEAVY, **own)
+            result.runs.append(await session.set_params({**HEAVY, **own}))
+        note()
         while time.monotonic() < deadline:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if rng.random() < param_share:
                 key = rng.choice(tuple(PARAM_VALUES))
                 setting[key] = rng.choice(PARAM_VALUES[key])
-                result.settings.add((session.upstream, *setting.values()))
+                note()
                 before = session.round
                 run = await session.set_param(key, setting[key])
                 # Checked, not only timed: the page shows this setting at the same round.
-                if shown_setting(run.caption) != tuple(setting.values()) or run.round != before:
-                    raise SessionError(f"asked for {setting} at round {before}, the page shows "
+                asked = (setting["lr"], setting["depth"])
+                if shown_setting(run.caption) != asked or run.round != before:
+                    raise SessionError(f"asked for {asked} at round {before}, the page shows "
                                        f"{shown_setting(run.caption)} at round {run.round}")
             else:
                 m = 0 if session.round >= session.rounds else session.round + 1
@@ -517,8 +538,8 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
 
 
 async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
-                    param_share: float = 0.1, full_steps: bool = False, seed: int = 0,
-                    rss=None, ramp: float = 2.0) -> LevelResult:
+                    param_share: float = 0.1, full_steps: bool = False, heavy: bool = False,
+                    seed: int = 0, rss=None, ramp: float = 2.0) -> LevelResult:
     """Run n sessions against url for about ``seconds`` (plus the last runs in flight).
 
     Sessions start spread over ``ramp`` seconds (students do not click at the same
@@ -542,7 +563,7 @@ async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
 
     async def delayed(i):
         await asyncio.sleep(ramp * i / n)
-        await simulate(i, url, deadline, think, param_share, full_steps,
+        await simulate(i, url, deadline, think, param_share, full_steps, heavy,
                        random.Random(seed * 1000 + i), result)
 
     await asyncio.gather(*(delayed(i) for i in range(n)))
@@ -590,6 +611,9 @@ def main(argv=None) -> int:
                         help="share of actions that change lr or depth (a full rerun)")
     parser.add_argument("--full-steps", action="store_true",
                         help="send round steps as full-app reruns instead of fragment reruns")
+    parser.add_argument("--heavy", action="store_true",
+                        help="each session first asks for the largest fit (n 5000, 500 rounds, "
+                             "depth 8) on data of its own: the worst case for memory")
     parser.add_argument("--apps", type=int, default=1,
                         help="app processes; more than 1 puts them behind nginx (deploy/)")
     parser.add_argument("--url", help="use this running server or proxy (loopback only) "
@@ -602,6 +626,7 @@ def main(argv=None) -> int:
 
     where = (f"against {args.url}" if args.url else "one app process" if args.apps == 1
              else f"{args.apps} app processes behind nginx")
+    where += "; heavy fits, one per session" if args.heavy else ""
     print(f"{where}; think {args.think:g} s, {args.param_share:.0%} of actions change a "
           f"parameter, round steps as {'full' if args.full_steps else 'fragment'} reruns, "
           f"{args.duration:g} s per level, {os.cpu_count()} cores")
@@ -623,7 +648,7 @@ def main(argv=None) -> int:
 def measure(n: int, args, tmp: Path) -> LevelResult:
     """One level on a fresh server (or cluster), warmed first, stopped after."""
     options = dict(think=args.think, param_share=args.param_share,
-                   full_steps=args.full_steps, seed=args.seed)
+                   full_steps=args.full_steps, heavy=args.heavy, seed=args.seed)
     if args.url:
         return asyncio.run(run_level(args.url, n, args.duration, **options))
     if args.apps > 1:
