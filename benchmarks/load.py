@@ -1,9 +1,11 @@
 """Classroom load: many sessions stepping rounds at once, spoken in Streamlit's own protocol.
 
-    python benchmarks/load.py                       # 1, 10, 30 and 60 sessions, 20 s each
-    python benchmarks/load.py --sessions 30 --duration 30 --think 0.5
-    python benchmarks/load.py --url http://127.0.0.1:8080   # a running server or the
-                                                            # nginx cluster (loopback only)
+    python benchmarks/load.py                   # 1, 10, 30 and 60 sessions, 20 s each
+    python benchmarks/load.py --apps 2          # the same against 2 processes behind nginx
+    python benchmarks/load.py --sessions 30 --think 2 --full-steps
+    python benchmarks/load.py --sessions 30 --heavy 1000x500   # memory: a distinct large
+                                                               # fit in every session
+    python benchmarks/load.py --url http://127.0.0.1:8080      # a running server (loopback)
 
 A browser per simulated student does not fit on two cores, so each session is a
 WebSocket client that talks to ``/_stcore/stream`` as the browser's frontend does:
@@ -31,7 +33,8 @@ element and the round label must show the round the session asked for; a
 session with any failed run, timeout or dropped connection counts as failed.
 
 The harness starts and stops its own server on 127.0.0.1 (a fresh one per
-level, so memory and fit counts are per level). The server runs in a small
+level, so memory and fit counts are per level; with ``--apps N``, N processes
+behind nginx started by ``deploy/run_cluster.py``). The server runs in a small
 wrapper process that prints ``explorer.fit_count()`` whenever it changes, so
 the harness can show that each distinct data + parameters setting is fitted
 once for everyone. Memory is the resident set of the server and its children
@@ -489,13 +492,13 @@ class LevelResult:
 
 
 async def simulate(i: int, url: str, deadline: float, think: float, param_share: float,
-                   full_steps: bool, heavy: bool, rng: random.Random,
+                   full_steps: bool, heavy: dict | None, rng: random.Random,
                    result: LevelResult) -> None:
     """One student: load, then step rounds and sometimes change lr or depth until the deadline.
 
-    With ``heavy``, the student first asks for the largest fit the app allows on data
-    of its own (n = 5000, 500 rounds, depth 8, its own noise and balance): every
-    session then holds a distinct large fit, the worst case for memory.
+    With ``heavy`` (slider values such as :data:`HEAVY`), the student first asks for
+    that large fit on data of its own (its own noise and balance): every session then
+    holds a distinct large fit, the worst case for memory.
     """
     session = Session(url)
     setting = dict(DEFAULTS)
@@ -507,9 +510,10 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
         await session.open()
         result.runs.append(await session.load())
         if heavy:
-            own = {"noise": round((i % 21) * 0.05, 2), "balance": round(0.5 - 0.05 * (i // 21 % 9), 2)}
-            setting.update(HEAVY, **own)
-            result.runs.append(await session.set_params({**HEAVY, **own}))
+            own = {"noise": round((i % 21) * 0.05, 2),  # 21 x 9 distinct data sets
+                   "balance": round(0.5 - 0.05 * (i // 21 % 9), 2)}
+            setting.update(heavy, **own)
+            result.runs.append(await session.set_params({**heavy, **own}))
         note()
         while time.monotonic() < deadline:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
@@ -538,7 +542,7 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
 
 
 async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
-                    param_share: float = 0.1, full_steps: bool = False, heavy: bool = False,
+                    param_share: float = 0.1, full_steps: bool = False, heavy: dict | None = None,
                     seed: int = 0, rss=None, ramp: float = 2.0) -> LevelResult:
     """Run n sessions against url for about ``seconds`` (plus the last runs in flight).
 
@@ -611,9 +615,10 @@ def main(argv=None) -> int:
                         help="share of actions that change lr or depth (a full rerun)")
     parser.add_argument("--full-steps", action="store_true",
                         help="send round steps as full-app reruns instead of fragment reruns")
-    parser.add_argument("--heavy", action="store_true",
-                        help="each session first asks for the largest fit (n 5000, 500 rounds, "
-                             "depth 8) on data of its own: the worst case for memory")
+    parser.add_argument("--heavy", nargs="?", const="5000x500", metavar="NxM",
+                        help="each session first asks for a fit of N points, M rounds, depth 8 "
+                             "(default 5000x500, the largest the app allows) on data of its "
+                             "own: the worst case for memory")
     parser.add_argument("--apps", type=int, default=1,
                         help="app processes; more than 1 puts them behind nginx (deploy/)")
     parser.add_argument("--url", help="use this running server or proxy (loopback only) "
@@ -626,7 +631,11 @@ def main(argv=None) -> int:
 
     where = (f"against {args.url}" if args.url else "one app process" if args.apps == 1
              else f"{args.apps} app processes behind nginx")
-    where += "; heavy fits, one per session" if args.heavy else ""
+    heavy = None
+    if args.heavy:
+        n_points, n_rounds = (int(v) for v in args.heavy.lower().split("x"))
+        heavy = {**HEAVY, "n": n_points, "rounds": n_rounds}
+        where += f"; a distinct {n_points}-point {n_rounds}-round depth-8 fit per session"
     print(f"{where}; think {args.think:g} s, {args.param_share:.0%} of actions change a "
           f"parameter, round steps as {'full' if args.full_steps else 'fragment'} reruns, "
           f"{args.duration:g} s per level, {os.cpu_count()} cores")
@@ -634,7 +643,7 @@ def main(argv=None) -> int:
     failed = 0
     with tempfile.TemporaryDirectory(prefix="load-") as tmp:
         for n in levels:
-            result = measure(n, args, Path(tmp) / f"level-{n}")
+            result = measure(n, args, heavy, Path(tmp) / f"level-{n}")
             print(row(result), flush=True)
             for i, reason in result.failed[:5]:
                 print(f"         session {i} failed: {reason}")
@@ -645,10 +654,10 @@ def main(argv=None) -> int:
     return 1 if failed else 0
 
 
-def measure(n: int, args, tmp: Path) -> LevelResult:
+def measure(n: int, args, heavy: dict | None, tmp: Path) -> LevelResult:
     """One level on a fresh server (or cluster), warmed first, stopped after."""
     options = dict(think=args.think, param_share=args.param_share,
-                   full_steps=args.full_steps, heavy=args.heavy, seed=args.seed)
+                   full_steps=args.full_steps, heavy=heavy, seed=args.seed)
     if args.url:
         return asyncio.run(run_level(args.url, n, args.duration, **options))
     if args.apps > 1:

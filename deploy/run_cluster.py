@@ -21,7 +21,6 @@ Ctrl-C stops nginx and the apps. What it does, in order:
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import shutil
 import signal
