@@ -260,7 +260,7 @@ class Run:
     nbytes: int
     round: int | None  # from the round label "**Round m** / M"
     rounds: int | None
-    caption: str  # the page's caption line (data and parameters)
+    caption: str  # the run's captions, one a line (one states the data and parameters)
 
 
 @dataclass
@@ -405,7 +405,7 @@ class Session:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         n = nbytes = 0
-        caption = ""
+        captions = []
         while True:
             raw = await self._ws.recv()
             n += 1
@@ -418,7 +418,7 @@ class Session:
             elif what == "ref_hash":
                 self._held[msg.ref_hash] = self._runs
             if what == "delta":
-                caption = self._read_delta(msg.delta) or caption
+                captions.append(self._read_delta(msg.delta))
             elif what == "new_session":
                 self.page_hash = msg.new_session.page_script_hash
                 self.session_id = msg.new_session.initialize.session_id or self.session_id
@@ -431,10 +431,10 @@ class Session:
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise SessionError("the script did not compile")
                 return Run(kind, time.perf_counter() - started, n, nbytes, self.round,
-                           self.rounds, caption)
+                           self.rounds, "\n".join(c for c in captions if c))
 
     def _read_delta(self, delta) -> str:
-        """Note widget ids, fragment ids and the round label; return a caption if any."""
+        """Note widget ids, fragment ids and the round label; return a caption's text."""
         if delta.WhichOneof("type") != "new_element":
             return ""
         element = delta.new_element
@@ -453,7 +453,7 @@ class Session:
             label = _ROUND_LABEL.match(body.body)
             if label:
                 self.round, self.rounds = int(label[1]), int(label[2])
-            elif body.element_type == body.CAPTION and " · " in body.body:
+            elif body.element_type == body.CAPTION:
                 return body.body
         return ""
 
@@ -472,7 +472,7 @@ _SETTING = re.compile(r"ν = ([\d.]+), depth ≤ (\d+)")
 
 
 def shown_setting(caption: str) -> tuple | None:
-    """(lr, depth) as the page's caption states them."""
+    """(lr, depth) as the page's captions state them ("... ν = 0.1, depth ≤ 3 ...")."""
     found = _SETTING.search(caption)
     return (float(found[1]), int(found[2])) if found else None
 
