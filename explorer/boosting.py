@@ -298,6 +298,10 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     buffer = np.empty(n)
     members = np.empty(n, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
+    # the root's first sorts repeat every round when every sample is in the bag
+    d = X.shape[1]
+    memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
+    memo_ready = np.zeros(memo.shape[0], dtype=np.bool_)
     k = 0
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
@@ -311,11 +315,12 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, tree_order, nodes, k0, max_depth,
-                                       max_leaves, min_samples_split, min_samples_leaf, rng)
+            nodes, k = grow_best_first(X, r, samples, tree_order, memo, memo_ready, nodes, k0,
+                                       max_depth, max_leaves, min_samples_split,
+                                       min_samples_leaf, rng)
         else:
-            nodes, k = grow_depth_first(X, r, samples, tree_order, nodes, k0, max_depth,
-                                        min_samples_split, min_samples_leaf, rng)
+            nodes, k = grow_depth_first(X, r, samples, tree_order, memo, memo_ready, nodes, k0,
+                                        max_depth, min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
         apply(tree, X, leaf[m])

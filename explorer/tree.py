@@ -212,13 +212,17 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
 
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
-               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp):
+               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
+               memo, memo_ready):
     """Find, apply and measure the best squared-error split of samples[start:end].
 
     ``order[f, start:end]`` holds the node's samples sorted by feature f. When the
     node has no two equal values of f, introsort's result is that one sorted order,
     so it is copied instead of sorted. With ties, introsort itself must run: the
     order it leaves equal values in depends on its moves, and decides sums' last bits.
+    At the root, every round's first two sorts start from the same order (all samples
+    ascending, then the first sort's result), so their results are kept in ``memo``
+    (row (previous feature + 1) * n_features + feature; none when memo has no rows).
 
     Returns (pos, feature, threshold, impurity_left, impurity_right, improvement,
     n_constant_features); pos == end means no valid split.
@@ -235,6 +239,8 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     n_found = 0
     n_drawn = 0
     n_total = n_known_constants
+    previous = -1
+    n_sorted = 0
     while f_i > n_total and (n_visited < n_features or n_visited <= n_found + n_drawn):
         n_visited += 1
         f_j = _rand_int(n_drawn, f_i - n_found, rng)
@@ -250,11 +256,21 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             if p > start and fvalues[p] == fvalues[p - 1]:
                 ties = True
         if ties:
+            key = (previous + 1) * n_features + feature
+            remember = memo.shape[0] > 0 and start == 0 and end == samples.shape[0] and n_sorted < 2
+            if remember and memo_ready[key]:
+                samples[:] = memo[key]
             for p in range(start, end):
                 fvalues[p] = X[samples[p], feature]
-            sort_segment(fvalues, samples, start, end - start)
+            if not (remember and memo_ready[key]):
+                sort_segment(fvalues, samples, start, end - start)
+                if remember:
+                    memo[key] = samples
+                    memo_ready[key] = True
         else:
             samples[start:end] = order[feature, start:end]
+        previous = feature
+        n_sorted += 1
         if fvalues[end - 1] <= fvalues[start] + tol:
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
@@ -396,8 +412,8 @@ def _scratch(n_samples, n_features):
 
 
 @njit(cache=True, nogil=True)
-def grow_depth_first(X, r, samples, order, nodes, k0, max_depth, min_samples_split,
-                     min_samples_leaf, rng):
+def grow_depth_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth,
+                     min_samples_split, min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
 
     Returns (nodes, k): nodes may have been reallocated; the tree is nodes[k0:k].
@@ -428,7 +444,8 @@ def grow_depth_first(X, r, samples, order, nodes, k0, max_depth, min_samples_spl
         if not is_leaf:
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
-                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp)
+                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
+                memo, memo_ready)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
@@ -508,8 +525,8 @@ def _heap_pop(heap, size, key):
 
 
 @njit(cache=True, nogil=True)
-def grow_best_first(X, r, samples, order, nodes, k0, max_depth, max_leaves, min_samples_split,
-                    min_samples_leaf, rng):
+def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth, max_leaves,
+                    min_samples_split, min_samples_leaf, rng):
     """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
 
     Every node's split is searched when the node is created; the frontier then
@@ -524,7 +541,7 @@ def grow_best_first(X, r, samples, order, nodes, k0, max_depth, max_leaves, min_
     gain = np.empty(cap)
     child_impurity = np.empty((cap, 2))
     heap = np.empty(cap, dtype=np.int64)
-    nodes, k = _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k0,
+    nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k0,
                                0, n_samples, 0, -1, True, np.inf, n_root, max_depth,
                                min_samples_split, min_samples_leaf, rng, rec, gain, child_impurity)
     size = _heap_push(heap, 0, gain, 0)
@@ -536,11 +553,11 @@ def grow_best_first(X, r, samples, order, nodes, k0, max_depth, max_leaves, min_
             continue
         split_budget -= 1
         depth = rec[j, 3] + 1
-        nodes, k = _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k,
+        nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k,
                                    rec[j, 0], rec[j, 2], depth, j, True, child_impurity[j, 0],
                                    n_root, max_depth, min_samples_split, min_samples_leaf, rng,
                                    rec, gain, child_impurity)
-        nodes, k = _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k,
+        nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k,
                                    rec[j, 2], rec[j, 1], depth, j, False, child_impurity[j, 1],
                                    n_root, max_depth, min_samples_split, min_samples_leaf, rng,
                                    rec, gain, child_impurity)
@@ -551,7 +568,7 @@ def grow_best_first(X, r, samples, order, nodes, k0, max_depth, max_leaves, min_
 
 
 @njit(cache=True, nogil=True)
-def _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, nodes, k0, k, start, end,
+def _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
@@ -566,7 +583,8 @@ def _add_split_node(X, r, samples, order, tmp, fvalues, features, constant, node
         # best-first search forgets constant features between nodes
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
             X, r, samples, fvalues, features, constant, 0,
-            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp)
+            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
+            memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
