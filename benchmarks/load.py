@@ -198,8 +198,8 @@ def stop_process(process: subprocess.Popen) -> None:
             process.wait(timeout=5)
 
 
-def tree_rss(pid: int) -> int:
-    """VmRSS of a process and all its descendants, in bytes (0 if it is gone)."""
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants (from /proc/*/stat)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -210,10 +210,18 @@ def tree_rss(pid: int) -> int:
             except (OSError, IndexError, ValueError):
                 continue
             children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         p = todo.pop()
+        found.append(p)
         todo.extend(children.get(p, ()))
+    return found
+
+
+def tree_rss(pid: int) -> int:
+    """VmRSS of a process and all its descendants, in bytes (0 if it is gone)."""
+    total = 0
+    for p in _tree(pid):
         try:
             with open(f"/proc/{p}/status") as f:
                 for line in f:
@@ -223,6 +231,19 @@ def tree_rss(pid: int) -> int:
         except OSError:
             pass
     return total
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its descendants."""
+    total = 0
+    for p in _tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def http_get(url: str, path: str, *, headers: dict | None = None, timeout: float = 10):
@@ -486,6 +507,8 @@ class LevelResult:
     settings: set  # distinct (upstream, lr, depth) the sessions asked for
     peak_rss: int = 0
     fits: int | None = None
+    server_cpu: float | None = None  # CPU seconds the server processes used in the level
+    load: float | None = None  # the machine's 1-minute load average at the end
 
     def times(self, *kinds) -> list:
         return [r.seconds for r in self.runs if not kinds or r.kind in kinds]
@@ -590,7 +613,7 @@ def percentile(values, q):
 
 HEADER = (f"{'sessions':>8} {'reruns':>7} {'p50 ms':>7} {'p95 ms':>7} {'step p95':>9} "
           f"{'full p95':>9} {'max ms':>7} {'reruns/s':>9} {'failed':>7} {'RSS MB':>7} "
-          f"{'fits/settings':>14}")
+          f"{'fits/settings':>14} {'CPU ms/run':>10} {'load':>5}")
 
 
 def row(r: LevelResult) -> str:
@@ -601,7 +624,9 @@ def row(r: LevelResult) -> str:
             f"{ms(steps, 95):>9.0f} {ms(fulls, 95):>9.0f} "
             f"{1000 * max(every, default=float('nan')):>7.0f} "
             f"{len(r.runs) / r.seconds:>9.1f} {len(r.failed):>7} "
-            f"{r.peak_rss / 2**20:>7.0f} {fits:>14}")
+            f"{r.peak_rss / 2**20:>7.0f} {fits:>14} "
+            f"{1000 * (r.server_cpu or float('nan')) / max(len(r.runs), 1):>10.0f} "
+            f"{r.load if r.load is not None else float('nan'):>5.1f}")
 
 
 def main(argv=None) -> int:
@@ -649,6 +674,9 @@ def main(argv=None) -> int:
                 print(f"         session {i} failed: {reason}")
             failed += len(result.failed)
     print("RSS: peak resident memory of the app processes (and nginx), children included.\n"
+          "CPU ms/run: CPU time of the app processes (and nginx) per rerun (1000 / it = the\n"
+          "reruns/s one process can do on one core); load: 1-minute load average at the end\n"
+          "(above ~2 on 2 cores, something else competed for the CPU).\n"
           "fits/settings: fits the processes performed / distinct (process, lr, depth) the "
           "sessions used;\nequal = each setting fitted once per process, for everyone on it.")
     return 1 if failed else 0
@@ -674,8 +702,12 @@ def measure(n: int, args, heavy: dict | None, tmp: Path) -> LevelResult:
             asyncio.run(_warm(app.url))
         base = sum(app.fits() for app in apps)
         pids = [app.pid for app in apps] + extra
+        cpu = sum(tree_cpu(p) for p in pids)
         result = asyncio.run(run_level(url, n, args.duration,
                                        rss=lambda: sum(tree_rss(p) for p in pids), **options))
+        result.server_cpu = sum(tree_cpu(p) for p in pids) - cpu
+        with open("/proc/loadavg") as f:
+            result.load = float(f.read().split()[0])
         # Each process fitted the default setting during the warm-up; count it once per
         # process that served a session (the settings include it for them).
         used = {s[0] for s in result.settings}
