@@ -21,6 +21,7 @@ PAGES = [
     st.Page("pages/sample.py", title="Sample", icon=":material/my_location:",
             url_path="sample"),
     st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:", url_path="curves"),
+    st.Page("pages/slides.py", title="Slides", icon=":material/slideshow:", url_path="slides"),
 ]
 
 page = st.navigation(PAGES, position="top")

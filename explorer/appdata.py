@@ -77,6 +77,43 @@ def make_grid(trace, resolution: int = GRID_RESOLUTION) -> Grid:
     return Grid(xs, ys, lo, hi, F, equal)
 
 
+def boundary_lines(xs, ys, F, level: float = 0.0) -> tuple[list, list]:
+    """The boundary F = level on a grid as axis-aligned polylines (x, y lists, None between).
+
+    F of a tree ensemble is constant on boxes, so its boundary is made of horizontal
+    and vertical pieces: drawn along the edges between grid cells whose F lie on
+    either side of the level (where a heatmap of the same grid changes colour).
+    Runs of collinear edges are merged, so a straight stretch is one segment.
+    """
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    above = np.asarray(F) > level
+    # cell edges: midpoints between grid points, extended half a step at the ends
+    xe = np.concatenate([[xs[0] - (xs[1] - xs[0]) / 2], (xs[:-1] + xs[1:]) / 2,
+                         [xs[-1] + (xs[-1] - xs[-2]) / 2]])
+    ye = np.concatenate([[ys[0] - (ys[1] - ys[0]) / 2], (ys[:-1] + ys[1:]) / 2,
+                         [ys[-1] + (ys[-1] - ys[-2]) / 2]])
+    px, py = [], []
+    # vertical pieces: between columns j and j + 1, spanning row i
+    change = above[:, 1:] != above[:, :-1]  # (ny, nx - 1)
+    for j in np.flatnonzero(change.any(axis=0)):
+        rows = change[:, j]
+        starts = np.flatnonzero(rows & ~np.concatenate([[False], rows[:-1]]))
+        ends = np.flatnonzero(rows & ~np.concatenate([rows[1:], [False]]))
+        for a, b in zip(starts, ends):
+            px += [float(xe[j + 1]), float(xe[j + 1]), None]
+            py += [float(ye[a]), float(ye[b + 1]), None]
+    # horizontal pieces: between rows i and i + 1, spanning column j
+    change = above[1:, :] != above[:-1, :]  # (ny - 1, nx)
+    for i in np.flatnonzero(change.any(axis=1)):
+        cols = change[i, :]
+        starts = np.flatnonzero(cols & ~np.concatenate([[False], cols[:-1]]))
+        ends = np.flatnonzero(cols & ~np.concatenate([cols[1:], [False]]))
+        for a, b in zip(starts, ends):
+            px += [float(xe[a]), float(xe[b + 1]), None]
+            py += [float(ye[i + 1]), float(ye[i + 1]), None]
+    return px, py
+
+
 def tree_leaf_of(tree, X) -> np.ndarray:
     """Node id of the leaf of ``tree`` each row of X falls in (float32 x <= threshold goes left)."""
     X32 = np.asarray(X, dtype=np.float32)

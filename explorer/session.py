@@ -428,21 +428,145 @@ def view_state(ctx: Context, m: int) -> State:
 def chart_config(state: State, view: str) -> dict:
     return {
         "displaylogo": False,
+        "responsive": True,
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
         "toImageButtonOptions": {"format": "png", "scale": 2,
                                  "filename": f"boosting_{view}_{state.slug()}"},
     }
 
 
-def chart(fig, state: State, view: str, *, key: str | None = None, on_select=None) -> None:
-    """st.plotly_chart with the app's config; on_select is a callback taking the chart key."""
-    kwargs = dict(config=chart_config(state, view), theme=None, width="stretch")
-    if on_select is not None:
-        key = key or f"chart_{view}"
-        st.plotly_chart(fig, key=key, on_select=lambda: on_select(key),
-                        selection_mode="points", **kwargs)
-    else:
-        st.plotly_chart(fig, key=key, **kwargs)
+# A chart that stays mounted: st.plotly_chart gives a chart a new identity whenever its
+# figure changes, so every step of the round would tear down and rebuild each chart
+# (WebGL contexts included). This component keeps one plotly.js graph per key and
+# updates it with Plotly.react; clicks come back as a trigger value. plotly.js is the
+# copy that ships with the plotly package, served from the app's static folder.
+_PLOT_JS = r"""
+function loadPlotly(url) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__explorerPlotly) {
+    window.__explorerPlotly = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = url;
+      script.async = true;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => reject(new Error("plotly.js did not load from " + url));
+      document.head.appendChild(script);
+    });
+  }
+  return window.__explorerPlotly;
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let gd = parentElement.querySelector(".explorer-chart");
+  if (!gd) {
+    gd = document.createElement("div");
+    gd.className = "explorer-chart";
+    gd.style.width = "100%";
+    parentElement.appendChild(gd);
+  }
+  gd.__trigger = setTriggerValue;
+  gd.setAttribute("data-view", data.view);
+  const figure = JSON.parse(data.figure);
+  gd.style.minHeight = (figure.layout.height || 450) + "px";
+  // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
+  // keep the first config and only update the image file name, which names the round.
+  if (!gd.__config) gd.__config = data.config;
+  const filename = data.config.toImageButtonOptions.filename;
+  loadPlotly(data.plotly).then((Plotly) =>
+    Plotly.react(gd, figure.data, figure.layout, gd.__config).then(() => {
+      if (gd._context && gd._context.toImageButtonOptions) {
+        gd._context.toImageButtonOptions.filename = filename;
+      }
+      if (gd.__bound) return;
+      gd.__bound = true;
+      gd.on("plotly_click", (event) => {
+        const points = (event.points || []).map((p) => ({
+          x: p.x, y: p.y, curve: p.curveNumber, index: p.pointIndex,
+          customdata: p.customdata === undefined ? null
+            : (ArrayBuffer.isView(p.customdata) ? Array.from(p.customdata) : p.customdata),
+        }));
+        gd.__trigger("click", points);
+      });
+    })
+  ).catch((error) => {
+    gd.textContent = String(error);
+  });
+}
+"""
+
+_plot_component = None
+
+
+@st.cache_resource(show_spinner=False)
+def _plotly_url() -> str | None:
+    """Copy plotly.js (from the plotly package) into the app's static folder once;
+    its URL, or None when static serving is off (then st.plotly_chart is used)."""
+    if not st.get_option("server.enableStaticServing"):
+        return None
+    import os
+    import shutil
+    from pathlib import Path
+
+    import plotly
+    from plotly.offline import get_plotlyjs_version
+
+    source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    static = Path(__file__).resolve().parents[1] / "static"
+    name = f"plotly-{get_plotlyjs_version()}.min.js"
+    target = static / name
+    try:
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
+            static.mkdir(exist_ok=True)
+            partial = static / f".{name}.{os.getpid()}.part"
+            shutil.copyfile(source, partial)
+            os.replace(partial, target)
+    except OSError:
+        return None
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return "/" + (base + "/" if base else "") + "app/static/" + name
+
+
+def _component():
+    global _plot_component
+    if _plot_component is None:
+        _plot_component = st.components.v2.component(
+            "explorer_chart", js=_PLOT_JS, isolate_styles=False)
+    return _plot_component
+
+
+def chart(fig, state: State, view: str, *, key: str | None = None, on_select=None,
+          live: bool = False) -> None:
+    """Draw a figure; on_select(key, points) is called when the user clicks a point.
+
+    live=True for charts redrawn at every step of the round: they stay mounted and are
+    updated in place (see _PLOT_JS). Otherwise, and when the app's static folder is not
+    served, Streamlit's st.plotly_chart draws the figure.
+    """
+    key = key or f"chart_{view}"
+    config = chart_config(state, view)
+    url = _plotly_url() if live else None
+    if url is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
+        kwargs = dict(config=config, theme=None, width="stretch", key=key)
+        if on_select is not None:
+            def picked():
+                on_select(key, _points(key))
+            st.plotly_chart(fig, on_select=picked, selection_mode="points", **kwargs)
+        else:
+            st.plotly_chart(fig, **kwargs)
+        return
+    def clicked():
+        value = st.session_state.get(key)
+        points = []
+        try:
+            points = list(value["click"] or [])
+        except (KeyError, TypeError):
+            points = []
+        if on_select is not None and points:
+            on_select(key, points)
+    _component()(key=key, data={"figure": fig.to_json(), "config": config, "plotly": url,
+                                "view": view},
+                 on_click_change=clicked)
 
 
 def _points(key: str) -> list[dict]:
@@ -457,13 +581,15 @@ def _custom(point: dict) -> list:
     data = point.get("customdata")
     if data is None:
         return []
+    if isinstance(data, dict):  # a typed array serialised as {"0": .., "1": ..}
+        data = [data[k] for k in sorted(data, key=lambda k: int(k)) if str(k).isdigit()]
     return list(data) if isinstance(data, (list, tuple)) else [data]
 
 
-def select_sample_from(key: str) -> None:
+def select_sample_from(key: str, points: list[dict]) -> None:
     """Chart callback: the clicked training point becomes the selected sample."""
     _acted()
-    for point in _points(key):
+    for point in points:
         custom = _custom(point)
         if custom and custom[0] is not None and int(custom[0]) >= 0:
             st.session_state["sel_sample"] = int(custom[0])
@@ -471,10 +597,10 @@ def select_sample_from(key: str) -> None:
             return
 
 
-def select_leaf_from(key: str) -> None:
+def select_leaf_from(key: str, points: list[dict]) -> None:
     """Chart callback (tree views): a leaf selects the leaf; a point selects the sample."""
     _acted()
-    for point in _points(key):
+    for point in points:
         custom = _custom(point)
         if not custom or custom[0] is None:
             continue
@@ -493,11 +619,11 @@ def select_leaf_from(key: str) -> None:
         return
 
 
-def select_round_from(key: str) -> None:
+def select_round_from(key: str, points: list[dict]) -> None:
     """Chart callback (curves): the clicked round becomes the current round."""
     _acted()
     st.session_state["_playing"] = False
-    for point in _points(key):
+    for point in points:
         x = point.get("x")
         if x is not None:
             st.session_state["round"] = int(round(float(x)))

@@ -1,8 +1,8 @@
-"""Model page: the probability map and the residuals after round m, and the update."""
+"""Model page: the probability map and the residuals after round m (and f0 at round 0)."""
 
 import streamlit as st
 
-from explorer import appdata, figures, session
+from explorer import figures, session
 
 ctx = session.page_context("Model: the prediction after round m, and what the next tree fits")
 
@@ -19,18 +19,20 @@ def body(ctx):
         session.chart(figures.probability_map(
             tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
             show_valid=s.showvalid, sample=s.sample, uirevision=ctx.key),
-            s, "model", on_select=session.select_sample_from)
+            s, "model", on_select=session.select_sample_from, live=True)
     with right:
         session.chart(figures.residual_map(
             tr, m, grid, feature_names=ctx.feature_names, sample=s.sample,
-            uirevision=ctx.key), s, "residuals", on_select=session.select_sample_from)
+            uirevision=ctx.key), s, "residuals", on_select=session.select_sample_from,
+            live=True)
     session.metrics_row(ctx, m)
     if m == 0:
         st.markdown("##### Round 0: the best constant f₀")
         session.f0_block(ctx)
     else:
-        session.chart(figures.update_panels(tr, m, grid, feature_names=ctx.feature_names,
-                                            uirevision=ctx.key), s, "update")
+        st.caption(f"Round {m} added tree {m}, fitted to the residuals of round {m - 1}: "
+                   f"F_{m} = F_{m - 1} + ν · tree {m}. The Tree page shows that tree, its leaf "
+                   "values and the update.")
 
 
 session.run_page(body, ctx)

@@ -17,13 +17,13 @@ def body(ctx):
             tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
             sample=s.sample, uirevision=ctx.key, height=520,
             title=f"Click a point to follow it (round {m})"),
-            s, "sample_map", on_select=session.select_sample_from)
+            s, "sample_map", on_select=session.select_sample_from, live=True)
     ledger = appdata.ledger(tr, s.sample)
     with right:
         i = session.sample_picker(ctx, s.sample)
         session.sample_block(ctx, i, m, ledger)
         session.chart(figures.sample_trajectory(tr, i, m, ledger=ledger, uirevision=ctx.key,
-                                                height=320), s, "trajectory")
+                                                height=320), s, "trajectory", live=True)
     st.markdown(f"##### The ledger of sample #{i}: every round")
     session.ledger_table(ctx, ledger, m)
 

@@ -4,7 +4,7 @@ import streamlit as st
 
 from explorer import appdata, figures, session
 
-ctx = session.page_context("Tree m: its regions, its leaf values and how one is computed")
+ctx = session.page_context("Tree m: its regions, its leaf values, and the update it makes")
 
 
 def body(ctx):
@@ -22,13 +22,15 @@ def body(ctx):
         session.chart(figures.tree_regions(
             tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes, leaf=leaf,
             sample=s.sample, uirevision=ctx.key), s, "regions",
-            key="chart_regions", on_select=session.select_leaf_from)
+            key="chart_regions", on_select=session.select_leaf_from, live=True)
     with right:
         session.leaf_picker(ctx, m, leaf, followed)
         session.leaf_block(ctx, m, leaf, followed, s.sample)
+    session.chart(figures.update_panels(tr, m, grid, feature_names=ctx.feature_names,
+                                        uirevision=ctx.key), s, "update", live=True)
     session.chart(figures.tree_diagram(tr, m, feature_names=ctx.feature_names, leaf=leaf,
                                        uirevision=ctx.key), s, "tree",
-                  key="chart_diagram", on_select=session.select_leaf_from)
+                  key="chart_diagram", on_select=session.select_leaf_from, live=True)
     with st.expander(f"Every node of tree {m} as a table"):
         st.dataframe(appdata.node_table(tr, m, ctx.feature_names), hide_index=True,
                      width="stretch")

@@ -25,8 +25,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 @pytest.fixture(scope="session")
 def warm_engine():
     """Compile the numba kernels once per test process (AppTest runs the app in-process)."""
-    from explorer import warmup
+    from explorer import appdata, fit, warmup
+    import numpy as np
     warmup()
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
+    appdata.make_grid(tr, resolution=8)
     return True
 
 
@@ -92,7 +96,9 @@ def stop_server(process: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory):
+def app_server(tmp_path_factory, warm_engine):
+    """A server for the browser tests; numba is warmed here first so that the server
+    process loads the compiled kernels from numba's disk cache instead of compiling."""
     server = start_server(tmp_path_factory.mktemp("server") / "streamlit.log")
     yield server
     stop_server(server.process)

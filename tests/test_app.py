@@ -43,12 +43,18 @@ def assert_clean(at: AppTest, errors_allowed: bool = False) -> None:
         assert not at.error, [e.value for e in at.error]
 
 
+def chart_payloads(at: AppTest) -> list[dict]:
+    """What each chart component was given: the figure JSON, the plotly config, the view."""
+    return [json.loads(c.proto.json) for c in at.get("bidi_component")
+            if c.proto.component_name == "explorer_chart"]
+
+
 def charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(p["figure"]) for p in chart_payloads(at)]
 
 
 def chart_text(at: AppTest) -> str:
-    return " ".join(c.proto.spec for c in at.get("plotly_chart"))
+    return " ".join(p["figure"] for p in chart_payloads(at))
 
 
 def round_of(at: AppTest) -> int:
@@ -90,6 +96,13 @@ def test_every_page_opens_with_defaults(page):
         assert spec["layout"]["uirevision"]
 
 
+def test_slides_page_opens():
+    """The Slides page (exports, issue 5) runs through the same router and context."""
+    at = open_page("pages/slides.py")
+    assert_clean(at)
+    assert at.get("plotly_chart") and at.get("download_button")
+
+
 def test_default_model_page_content():
     at = open_page(PAGES[0])
     specs = charts(at)
@@ -102,8 +115,7 @@ def test_default_model_page_content():
     assert [m.label for m in at.metric] == ["Train loss", "Validation loss", "Train accuracy",
                                             "Validation accuracy"]
     # the chart toolbar saves an image named after the data, parameters and round
-    spec = at.get("plotly_chart")[0].proto.config
-    config = json.loads(spec)
+    config = chart_payloads(at)[0]["config"]
     assert config["displaylogo"] is False
     assert config["toImageButtonOptions"]["filename"].startswith("boosting_model_moons400")
     assert config["toImageButtonOptions"]["filename"].endswith("_m0")
@@ -130,10 +142,10 @@ def test_stepping_to_rounds_last_0_and_1(page):
     assert round_of(at) == 1
     assert charts(at)
     if page == "pages/tree.py":
-        assert "Tree 1" in chart_text(at)
+        assert "Tree 1" in chart_text(at) and "The update at round 1" in chart_text(at)
         assert any("\\gamma" in x.value for x in at.latex)
     if page == "pages/model.py":
-        assert "The update at round 1" in chart_text(at)
+        assert "Model after round 1" in chart_text(at)
     at.button(key="prev").click().run()
     assert round_of(at) == 0
     at.button(key="prev").click().run()  # stays at 0
@@ -310,7 +322,7 @@ def test_upload_with_a_text_feature_chosen_gives_a_message():
     at.selectbox(key="up_label").set_value("weight").run()
     assert_clean(at, errors_allowed=True)
     assert at.error and "classes" in at.error[0].value
-    assert not at.get("plotly_chart")
+    assert not chart_payloads(at)
 
 
 BAD_FILES = {
@@ -331,7 +343,7 @@ def test_a_bad_upload_gives_a_message_not_a_traceback(kind):
     assert_clean(at, errors_allowed=True)
     assert at.error, "a bad upload must be explained with st.error"
     assert "Traceback" not in at.error[0].value
-    assert not at.get("plotly_chart")
+    assert not chart_payloads(at)
 
 
 def test_no_upload_yet_asks_for_one():

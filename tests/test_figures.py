@@ -125,6 +125,21 @@ def test_extreme_scores_never_give_nan(warm_engine):
             check_figure(fig)
 
 
+def test_boundary_lines_follow_the_sign_changes():
+    xs, ys = np.linspace(0, 1, 11), np.linspace(0, 2, 21)
+    gx, gy = np.meshgrid(xs, ys)
+    F = np.where((gx > 0.42) & (gy < 1.5), 1.0, -1.0)
+    px, py = appdata.boundary_lines(xs, ys, F)
+    assert len(px) == len(py) and len(px) % 3 == 0
+    segments = [(px[k], py[k], px[k + 1], py[k + 1]) for k in range(0, len(px), 3)]
+    assert all(px[k + 2] is None and py[k + 2] is None for k in range(0, len(px), 3))
+    # one vertical run between x = 0.4 and 0.5, one horizontal between y = 1.4 and 1.5
+    assert (0.45, -0.05, 0.45, 1.45) in [tuple(round(v, 10) for v in s) for s in segments]
+    assert (0.45, 1.45, 1.05, 1.45) in [tuple(round(v, 10) for v in s) for s in segments]
+    assert len(segments) == 2
+    assert appdata.boundary_lines(xs, ys, np.ones_like(F)) == ([], [])
+
+
 def test_finite_guard():
     a = figures._finite([np.nan, np.inf, -np.inf, 1.0, 1e300])
     assert np.isfinite(a).all() and a[0] == 0 and a[1] == figures.BIG and a[2] == -figures.BIG
@@ -140,7 +155,7 @@ def test_probability_map_shows_p_of_round_m_and_clickable_points(moons_fit, grid
     z = trace_array(fig, 0, "z")
     assert z.min() >= 0 and z.max() <= 1
     np.testing.assert_allclose(z, tr.link(grid.F[m].astype(float)), atol=1e-6)
-    assert fig.data[1].type == "contour" and fig.data[1].contours.start == 0.0
+    assert fig.data[1].name == "boundary p = 0.5" and fig.data[1].mode == "lines"
     points = [t for t in fig.data if t.type == "scattergl"]
     # training points carry their index; together they are every training point once
     train_idx = np.concatenate([np.asarray(t.customdata)[:, 0] for t in points

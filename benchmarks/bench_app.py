@@ -1,0 +1,125 @@
+"""App speed in a real browser: time to first chart after the server starts, and the
+latency of a step to the next round at N = 2,000 training points.
+
+    python benchmarks/bench_app.py [--steps 30] [--pages model,tree,sample,curves]
+
+Starts ``streamlit run app.py`` on a free port (numba's disk cache warmed first in a
+separate process, so the number is the warm-cache start the issue asks for), drives
+Debian's /usr/bin/chromium with Playwright, and prints:
+
+- first chart: seconds from starting the server process to the first drawn chart;
+- step p50 / p90 per page: from the click on "next" until every chart title that names
+  a round names the new one (the browser has redrawn the charts);
+- server time per step: the same step run by AppTest in-process (Python only).
+
+The machine's load matters (2 CPUs here, shared); the load average is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
+
+N_TOTAL = 2500  # with the default validation share 0.2: 2,000 training points
+PAGES = {"model": 2, "tree": 3, "sample": 2, "curves": 1}
+ROUND_TITLES = """m => {
+    const titles = [...document.querySelectorAll('.gtitle')].map(t => t.textContent);
+    const rounds = titles.map(t => t.match(/(?:round|tree) (\\d+)/i)).filter(x => x);
+    return rounds.length > 0 && rounds.every(x => Number(x[1]) === m);
+}"""
+CHARTS_DRAWN = ("[...document.querySelectorAll('.explorer-chart')]"
+                ".filter(c => c.querySelector('.main-svg')).length")
+
+
+def warm_numba_cache() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import explorer; explorer.warmup()"], cwd=ROOT,
+                   check=True)
+    return time.perf_counter() - start
+
+
+def browser_numbers(steps: int, pages: list[str]) -> dict:
+    from playwright.sync_api import sync_playwright
+    out = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        log = Path(tempfile.mkdtemp()) / "streamlit.log"
+        server = start_server(log)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.set_default_timeout(300_000)
+            page.goto(server.url + "/")
+            page.wait_for_function(f"{CHARTS_DRAWN} >= 1", polling="raf")
+            out["first_chart_s"] = time.perf_counter() - server.started
+            page.close()
+            for name in pages:
+                page = browser.new_page(viewport={"width": 1600, "height": 1000})
+                page.set_default_timeout(120_000)
+                page.goto(f"{server.url}/{name}?n={N_TOTAL}&round=10")
+                page.wait_for_function(f"{CHARTS_DRAWN} >= {PAGES[name]}")
+                page.wait_for_function(ROUND_TITLES, arg=10)
+                page.wait_for_timeout(500)
+                times = []
+                for k in range(11, 11 + steps):
+                    start = time.perf_counter()
+                    page.locator(".st-key-next button:visible").first.click()
+                    page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
+                    times.append(time.perf_counter() - start)
+                times.sort()
+                out[name] = (statistics.median(times) * 1000, times[int(0.9 * len(times))] * 1000)
+                page.close()
+        finally:
+            stop_server(server.process)
+            browser.close()
+    return out
+
+
+def server_step_ms(steps: int) -> float:
+    """The Model page step run in-process by AppTest (full script, Python side only)."""
+    from streamlit.testing.v1 import AppTest
+    import explorer
+    explorer.warmup()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["n"] = str(N_TOTAL)
+    at.query_params["round"] = "10"
+    at.run()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        at.button(key="next").click().run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--pages", default="model,tree,sample,curves")
+    args = parser.parse_args()
+    pages = [p for p in args.pages.split(",") if p]
+    print(f"warm numba cache (separate process): {warm_numba_cache():.1f} s")
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    numbers = browser_numbers(args.steps, pages)
+    print(f"first chart after server start (warm numba cache): {numbers['first_chart_s']:.2f} s")
+    for name in pages:
+        p50, p90 = numbers[name]
+        print(f"step to next round, {name} page, N = 2000: p50 {p50:.0f} ms, p90 {p90:.0f} ms")
+    print(f"server-side step (AppTest, full script, Model page): "
+          f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
