@@ -518,6 +518,9 @@ def _plotly_url() -> str | None:
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             static.mkdir(exist_ok=True)
+            ignore = static / ".gitignore"  # a copy made at run time: keep it out of git
+            if not ignore.exists():
+                ignore.write_text("# made by explorer/session.py at run time\n*\n")
             partial = static / f".{name}.{os.getpid()}.part"
             shutil.copyfile(source, partial)
             os.replace(partial, target)
