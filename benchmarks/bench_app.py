@@ -67,15 +67,22 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
             for name in pages:
                 page = browser.new_page(viewport={"width": 1600, "height": 1000})
                 page.set_default_timeout(120_000)
-                page.goto(f"{server.url}/{name}?n={N_TOTAL}&round=10")
+                path = "" if name == "model" else name  # the default page lives at /
+                page.goto(f"{server.url}/{path}?n={N_TOTAL}&round=10")
                 page.wait_for_function(f"{CHARTS_DRAWN} >= {PAGES[name]}")
                 page.wait_for_function(ROUND_TITLES, arg=10)
                 page.wait_for_timeout(500)
                 times = []
                 for k in range(11, 11 + steps):
                     start = time.perf_counter()
-                    page.locator(".st-key-next button:visible").first.click()
-                    page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
+                    try:
+                        page.locator(".st-key-next button:visible").first.click(timeout=20_000)
+                        page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
+                    except Exception:
+                        shot = Path(tempfile.mkdtemp()) / f"{name}-{k}.png"
+                        page.screenshot(path=str(shot))
+                        print(f"step to round {k} on {name} failed; screenshot {shot}")
+                        raise
                     times.append(time.perf_counter() - start)
                 times.sort()
                 out[name] = (statistics.median(times) * 1000, times[int(0.9 * len(times))] * 1000)

@@ -255,6 +255,7 @@ def _sidebar_fit() -> None:
 
 def setup() -> tuple[Context | None, str | None]:
     """Draw the sidebar, make the data and the fit; returns (context, error message)."""
+    preload_charts()
     _warm()
     got = _sidebar_data()
     _sidebar_fit()
@@ -458,6 +459,10 @@ function loadPlotly(url) {
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
+  if (data.preload) {  // drawn early in the sidebar: start fetching plotly.js at once
+    loadPlotly(data.preload).catch(() => {});
+    return;
+  }
   let gd = parentElement.querySelector(".explorer-chart");
   if (!gd) {
     gd = document.createElement("div");
@@ -536,6 +541,14 @@ def _component():
         _plot_component = st.components.v2.component(
             "explorer_chart", js=_PLOT_JS, isolate_styles=False)
     return _plot_component
+
+
+def preload_charts() -> None:
+    """Start loading plotly.js in the browser while the server is still fitting."""
+    url = _plotly_url()
+    if url is not None:
+        with st.sidebar:
+            _component()(key="plotly_preload", data={"preload": url}, height=1)
 
 
 def chart(fig, state: State, view: str, *, key: str | None = None, on_select=None,

@@ -41,6 +41,7 @@ def wait_ready(page, charts: int = 1) -> None:
 
 def no_exception(page) -> None:
     assert page.locator("[data-testid=stException]").count() == 0
+    assert page.locator("[role=dialog]").count() == 0  # e.g. "Page not found"
 
 
 def current_round(page) -> int:
@@ -103,7 +104,7 @@ def test_first_page_loads_with_charts_and_no_exception(app_server, browser):
     page.close()
 
 
-@pytest.mark.parametrize("path, charts", [("/model?round=4", 2), ("/tree?round=4", 3),
+@pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
                                           ("/sample?round=4", 2), ("/curves?round=4", 1)])
 def test_every_page_renders(app_server, browser, path, charts):
     page = open_app(browser, app_server, path, charts=charts)

@@ -156,7 +156,9 @@ def test_probability_map_shows_p_of_round_m_and_clickable_points(moons_fit, grid
     assert z.min() >= 0 and z.max() <= 1
     np.testing.assert_allclose(z, tr.link(grid.F[m].astype(float)), atol=1e-6)
     assert fig.data[1].name == "boundary p = 0.5" and fig.data[1].mode == "lines"
-    points = [t for t in fig.data if t.type == "scattergl"]
+    points = [t for t in fig.data if t.type in ("scatter", "scattergl") and t.mode == "markers"
+              and t.customdata is not None]
+    assert all(t.type == "scatter" for t in points)  # few points: SVG, many: WebGL
     # training points carry their index; together they are every training point once
     train_idx = np.concatenate([np.asarray(t.customdata)[:, 0] for t in points
                                 if "validation" not in t.name])
@@ -165,6 +167,18 @@ def test_probability_map_shows_p_of_round_m_and_clickable_points(moons_fit, grid
     assert sum(len(t.x) for t in valid) == len(tr.y_valid)
     assert any(t.name == "sample #7" for t in fig.data)
     assert fig.layout.yaxis.scaleanchor == "x"  # comparable ranges: equal aspect
+
+
+def test_many_points_are_drawn_with_webgl(warm_engine):
+    ds = make_toy("moons", n=figures.GL_POINTS + 50)
+    tr = fit(ds.X, ds.y, n_rounds=2)
+    grid = appdata.make_grid(tr, resolution=20)
+    for fig in (figures.probability_map(tr, 1, grid), figures.residual_map(tr, 1, grid),
+                figures.tree_regions(tr, 1, grid)):
+        kinds = {t.type for t in fig.data if t.type.startswith("scatter")
+                 and t.mode == "markers" and t.customdata is not None
+                 and len(t.x) > 1 and t.name != "leaf value γ"}
+        assert kinds == {"scattergl"}, kinds
 
 
 def test_residual_map_colours_and_sizes_by_y_minus_p(moons_fit, grid):
