@@ -31,7 +31,6 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from plotly.colors import sample_colorscale
 
 from . import appdata, figures
 
@@ -120,13 +119,25 @@ def _check_view(view: str) -> None:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}.")
 
 
-def _draw(trace, view, m, grid, feature_names, classes, height=PLANE_SIZE[1]):
+def _draw(trace, view, m, grid, feature_names, classes, height=PLANE_SIZE[1], **extra):
     _check_view(view)
     draw = VIEWS[view][0]
-    options = dict(feature_names=feature_names, height=height)
+    options = dict(feature_names=feature_names, height=height, **extra)
     if view != "residuals":  # the residual map has no classes to name
         options["classes"] = classes
     return draw(trace, m, grid, **options)
+
+
+def _shared_range(trace, view: str, rounds) -> dict:
+    """The colour range several rounds of a view share, as the figure's own option:
+    the residuals' half-range, or the largest |leaf value| of the trees (the model's
+    p is always on [0, 1])."""
+    if view == "residuals":
+        return dict(scale=max(figures.residual_scale(trace, figures._finite(trace.residual(m)))
+                              for m in rounds))
+    if view == "tree":
+        return dict(vmax=figures.leaf_value_range(trace, rounds))
+    return {}
 
 
 def view_figure(trace, view: str, m: int, grid: appdata.Grid | None = None, *,
@@ -237,9 +248,9 @@ def _numbers(value) -> np.ndarray:
 def _share_colours(panels: list[dict]) -> dict | None:
     """Move every colour scale of the panels onto one coloraxis with their common range.
 
-    Returns the layout's coloraxis (None when no panel has a scale). The leaf boxes
-    of tree views are shapes filled by the value of their leaf; they are refilled on
-    the common range so that one colour means one value in every panel.
+    Returns the layout's coloraxis (None when no panel has a scale). The panels were
+    drawn on one shared range (:func:`_shared_range`: the tree view's leaf boxes are
+    filled on it too), so this only moves the scales onto the one axis.
     """
     found = []
     for panel in panels:
@@ -260,13 +271,6 @@ def _share_colours(panels: list[dict]) -> dict | None:
                     "cmid", "showscale", "zauto", "cauto"):
             holder.pop(key, None)
         holder["coloraxis"] = "coloraxis"
-        if trace.get("name") == "leaf value γ":  # the tree view's leaf labels
-            boxes = [s for s in panel["layout"].get("shapes", [])
-                     if s.get("type") == "rect" and s.get("layer") == "below"]
-            values = _numbers(holder.get("color", []))
-            where = np.clip((values - lo) / max(hi - lo, 1e-300), 0.0, 1.0)
-            for box, w in zip(boxes, where):
-                box["fillcolor"] = sample_colorscale(scale, [float(w)])[0]
     return axis
 
 
@@ -350,7 +354,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
     _check_view(view)
     rounds = check_rounds(trace, rounds)
     grid = grid if grid is not None else appdata.make_grid(trace)
-    panels = [_draw(trace, view, m, grid, feature_names, classes).to_plotly_json()
+    shared = _shared_range(trace, view, rounds)
+    panels = [_draw(trace, view, m, grid, feature_names, classes, **shared).to_plotly_json()
               for m in rounds]
     coloraxis = _share_colours(panels)
 

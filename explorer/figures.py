@@ -236,14 +236,18 @@ def residual_scale(trace, r: np.ndarray) -> float:
 
 
 def residual_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"),
-                 sample: int | None = None, height: int = 560, uirevision=None) -> go.Figure:
+                 sample: int | None = None, height: int = 560, uirevision=None,
+                 scale: float | None = None) -> go.Figure:
     """View 2: each training point coloured by its pseudo-residual after round m, sized by |r|.
 
     These are the residuals tree m + 1 is fitted to (y - p for log-loss).
+    ``scale`` is the half-range |r| of both the colour scale and the marker sizes; by
+    default this round's own (:func:`residual_scale`). A storyboard passes one scale
+    for all its panels, so that one colour and one size mean one residual everywhere.
     """
     r = _finite(trace.residual(m))
     X = trace.X
-    scale = residual_scale(trace, r)
+    scale = residual_scale(trace, r) if scale is None else max(float(_finite(scale)), 1e-12)
     size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
     data = [
         _boundary(grid, grid.F[m], color=MUTED, width=1.5, dash="dot"),
@@ -269,11 +273,13 @@ def residual_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
 
 def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"),
                  classes=None, leaf: int | None = None, sample: int | None = None,
-                 height: int = 560, uirevision=None) -> go.Figure:
+                 height: int = 560, uirevision=None, vmax: float | None = None) -> go.Figure:
     """View 3: the leaves of tree m as boxes, each labelled with its Newton value gamma.
 
     The label markers carry the leaf's node id in ``customdata[0]``; training points
-    carry -1 - index, so a click can tell a leaf from a sample.
+    carry -1 - index, so a click can tell a leaf from a sample. ``vmax`` is the largest
+    |gamma| of the colour scale, used for both the box fills and the markers' cmin/cmax;
+    by default this tree's own (:func:`leaf_value_range` of several rounds shares one).
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
@@ -282,7 +288,9 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     boxes = trace.regions(m, grid.lo, grid.hi)
     values = _finite(tree["value"])
     is_leaf = tree["left"] < 0
-    vmax = max(float(np.max(np.abs(values[is_leaf]))), 1e-12)
+    if vmax is None:
+        vmax = float(np.max(np.abs(values[is_leaf])))
+    vmax = max(float(_finite(vmax)), 1e-12)
     shapes, notes, cx, cy, node_ids, gammas, hover = [], [], [], [], [], [], []
     n_visible = sum(1 for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"])
     text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
@@ -293,7 +301,9 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
         if not (x1 > x0 and y1 > y0):
             continue  # the leaf lies outside the plane shown
         g = float(values[node])
-        color = sample_colorscale(DIVERGING, [0.5 + 0.5 * g / vmax])[0]
+        # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
+        color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
+                                                  1.0)])[0]
         shapes.append(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
                            fillcolor=color, opacity=0.6, line=dict(color="white", width=2)))
         cx.append((x0 + x1) / 2)
@@ -344,6 +354,19 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its Newton value γ"
     return _figure(data, _layout(title, height, uirevision, shapes=shapes, annotations=notes,
                                  **_plane_layout(grid, feature_names)))
+
+
+def leaf_value_range(trace, rounds) -> float:
+    """The largest |leaf value| of the trees of these rounds (round 0 has none): the
+    ``vmax`` that gives several :func:`tree_regions` one colour scale."""
+    vmax = 0.0
+    for m in rounds:
+        if int(m) >= 1:
+            tree = trace.tree(int(m))
+            values = _finite(tree["value"])[tree["left"] < 0]
+            if len(values):
+                vmax = max(vmax, float(np.max(np.abs(values))))
+    return max(vmax, 1e-12)
 
 
 # --- 4. the update F_(m-1) + nu * tree m = F_m ---------------------------------------
