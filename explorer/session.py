@@ -167,11 +167,13 @@ def _read_upload(digest: str, _raw: bytes, name: str):
 # --- sidebar controls ------------------------------------------------------------------
 
 
-def _field_widget(key: str, container=st) -> None:
+def _field_widget(key: str, container=st, disabled: bool = False) -> None:
     """Draw the bound widget of one data or fit field."""
     f = BY_KEY[key]
-    common = dict(key=key, help=f.help, bind="query-params")
-    if key == "data":
+    common = dict(key=key, help=f.help, bind="query-params", disabled=disabled)
+    if key in ("split", "leafrule"):
+        container.selectbox(f.label, f.choices, **common)
+    elif key == "data":
         container.selectbox(f.label, DATASETS, **common)
     elif key == "loss":
         container.radio(f.label, LOSSES, horizontal=True, **common)
@@ -248,8 +250,19 @@ def _sidebar_data() -> tuple[object, object, str] | str:
 def _sidebar_fit() -> None:
     st.sidebar.header("Boosting")
     _field_widget("loss", st.sidebar)
-    for key in ("rounds", "lr", "depth", "leaves", "minleaf", "subsample"):
+    for key in ("rounds", "lr", "depth"):
         _field_widget(key, st.sidebar)
+    _field_widget("split", st.sidebar)
+    hessian = st.session_state.get("split") == "hessian"
+    # Second-order (xgboost exact) trees have no leaf limit, subsample, minimum leaf
+    # size or leaf rule: those controls are disabled (and ignored by State.fit_params).
+    for key in ("leafrule", "leaves", "minleaf", "subsample"):
+        _field_widget(key, st.sidebar, disabled=hessian)
+    if hessian:
+        for key in ("lam", "gamma", "mcw"):
+            _field_widget(key, st.sidebar)
+        st.sidebar.caption("Second-order trees: log-loss only; the leaf rule, leaf limit, "
+                           "minimum leaf size and subsample do not apply.")
     _field_widget("seed", st.sidebar)
 
 
@@ -300,11 +313,16 @@ def page_context(title: str) -> Context:
             st.error(md_escape(error), icon=":material/error:")
         st.stop()
     s = ctx.state
-    leaves = f", ≤ {s.leaves} leaves" if s.leaves else ""
     sub = f", subsample {s.subsample:g}" if s.subsample < 1 else ""
     st.markdown(f"#### {title}")
+    if s.is_hessian:
+        rule = (f"second-order trees (λ = {s.lam:g}, γ = {s.gamma:g}, "
+                f"min child weight {s.mcw:g})")
+    else:
+        limit = f"≤ {s.leaves} leaves, " if s.leaves else ""
+        rule = f"{limit}min {s.minleaf} per leaf{sub}, {s.leafrule} leaves"
     st.caption(f"{md_escape(ctx.data_label)} · {s.loss}, M = {s.rounds}, ν = {s.lr:g}, "
-               f"depth ≤ {s.depth}{leaves}, min {s.minleaf} per leaf{sub}, seed {s.seed}")
+               f"depth ≤ {s.depth}, {rule}, seed {s.seed}")
     return ctx
 
 

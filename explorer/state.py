@@ -28,6 +28,11 @@ UPLOAD = "upload"
 DATASETS = tuple(CLASSIFICATION_SETS) + (UPLOAD,)
 LOSSES = ("log-loss", "exponential")  # as shown and written in the URL
 ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
+SPLITS = ("squared-error", "hessian")  # as shown and written in the URL
+ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian"}
+LEAF_RULES = ("newton", "mean", "exact", "line-search")
+ENGINE_LEAF = {"newton": "newton", "mean": "mean", "exact": "exact",
+               "line-search": "line_search"}
 LEAF_CHOICES = (0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64)
 MAX_ROUNDS = 500  # the app's limit; the engine allows more, the grid cache would not
 
@@ -126,6 +131,19 @@ FIELDS: tuple[Field, ...] = (
           help="Fraction of the training points each tree sees (stochastic boosting)."),
     Field("seed", int, 0, "Fit seed", "fit", 0, 9999, 1,
           help="random_state: the order in which features are tried, and the subsamples."),
+    Field("split", str, "squared-error", "Split rule", "fit", choices=SPLITS,
+          help="squared-error: scikit-learn's trees (least squares on the residuals). "
+               "hessian: the second-order gain G²/(H + λ) of XGBoost (log-loss only)."),
+    Field("leafrule", str, "newton", "Leaf rule", "fit", choices=LEAF_RULES,
+          help="newton: one Newton step Σr/Σh. mean: the mean residual (a gradient step). "
+               "exact: the leaf's own loss minimised. line-search: mean leaves and one "
+               "step ρ_m for the whole tree. Second-order trees use −G/(H + λ)."),
+    Field("lam", float, 1.0, "λ (reg_lambda)", "fit", 0.0, 10.0, 0.1,
+          help="L2 penalty on the leaf weights: w = −G/(H + λ). Second-order trees only."),
+    Field("gamma", float, 0.0, "γ (min split gain)", "fit", 0.0, 10.0, 0.1,
+          help="A split must gain more than γ. Second-order trees only."),
+    Field("mcw", float, 1.0, "Min child weight", "fit", 0.0, 20.0, 0.1,
+          help="Each child needs a hessian sum H of at least this. Second-order trees only."),
     # --- view ---
     Field("round", int, 0, "Round m", "view", 0, MAX_ROUNDS, 1,
           help="Round 0 is the constant f0; round m adds tree m."),
@@ -158,6 +176,11 @@ class State:
     minleaf: int = BY_KEY["minleaf"].default
     subsample: float = BY_KEY["subsample"].default
     seed: int = BY_KEY["seed"].default
+    split: str = BY_KEY["split"].default
+    leafrule: str = BY_KEY["leafrule"].default
+    lam: float = BY_KEY["lam"].default  # xgboost's lambda (reg_lambda)
+    gamma: float = BY_KEY["gamma"].default
+    mcw: float = BY_KEY["mcw"].default
     round: int = BY_KEY["round"].default
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
@@ -202,10 +225,25 @@ class State:
 
     def fit_params(self) -> dict:
         """Keyword arguments of ``explorer.fit`` (without the data)."""
-        return dict(loss=ENGINE_LOSS[self.loss], n_rounds=self.rounds, learning_rate=self.lr,
-                    max_depth=self.depth, max_leaves=self.leaves or None,
-                    min_samples_leaf=self.minleaf, subsample=self.subsample,
-                    random_state=self.seed)
+        if self.is_hessian:
+            # xgboost's exact trees: no leaf limit, subsample, minimum leaf size or leaf
+            # rule (the sidebar disables those controls); loss is passed as it is, so
+            # the engine says when it does not apply.
+            return dict(loss=ENGINE_LOSS[self.loss], n_rounds=self.rounds,
+                        learning_rate=self.lr, max_depth=self.depth, random_state=self.seed,
+                        split="hessian", reg_lambda=self.lam, gamma=self.gamma,
+                        min_child_weight=self.mcw)
+        params = dict(loss=ENGINE_LOSS[self.loss], n_rounds=self.rounds, learning_rate=self.lr,
+                      max_depth=self.depth, max_leaves=self.leaves or None,
+                      min_samples_leaf=self.minleaf, subsample=self.subsample,
+                      random_state=self.seed)
+        if self.leafrule != BY_KEY["leafrule"].default:
+            params["leaf"] = ENGINE_LEAF[self.leafrule]
+        return params
+
+    @property
+    def is_hessian(self) -> bool:
+        return self.split == "hessian"
 
     def slug(self) -> str:
         """A short file-name-safe summary of data and parameters, for exported images."""
