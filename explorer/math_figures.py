@@ -1,0 +1,246 @@
+"""Charts of the mathematics pages: pure functions (trace, round, options) -> plotly Figure.
+
+Leaf maths (a leaf's loss, its Taylor quadratic, the Newton step and the exact
+minimiser), the split scan (gain against threshold for both split rules), the
+comparison of two fits (overlaid loss curves) and regression (the staircase
+F_m(x) over the points, or the surface on the plane).
+
+Like :mod:`explorer.figures`: no Streamlit, numbers from the trace and from
+:mod:`explorer.leaves` / :mod:`explorer.splits`, every array through ``_finite``
+and every piece of user text through ``_esc``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import leaves, splits
+from .figures import (BLUE, DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, _colorbar,
+                      _esc, _figure, _finite, _layout, _num, empty_figure)
+
+GREEN = "#2e8b57"
+
+
+def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -> dict:
+    return dict(type="line", x0=float(_finite(x)), x1=float(_finite(x)), y0=y0, y1=y1,
+                yref="paper", line=dict(color=color, width=2, dash=dash), name=name)
+
+
+# --- leaf maths ------------------------------------------------------------------------
+
+
+def leaf_loss(trace, m: int, node: int, *, story: dict | None = None, height: int = 430,
+              uirevision=None) -> go.Figure:
+    """L_R(gamma) of a leaf, its quadratic Taylor approximation at 0, the one-step Newton
+    value and the exact minimiser (or a note that a pure leaf has none)."""
+    if m < 1:
+        return empty_figure("Round 0 has no tree: step to round 1.", height)
+    s = story if story is not None else leaves.leaf_story(trace, m, node)
+    g = _finite(s["gammas"])
+    loss = _finite(s["loss"])
+    taylor = _finite(s["taylor"])
+    # keep the quadratic from squashing the curve: clip it to the loss curve's range, padded
+    lo, hi = float(loss.min()), float(loss.max())
+    pad = max(hi - lo, 1e-9) * 0.5
+    taylor_shown = np.clip(taylor, lo - pad, hi + pad)
+    data = [
+        dict(type="scatter", x=g, y=loss, mode="lines", name="L_R(γ): the leaf's loss",
+             line=dict(color=INK, width=3),
+             hovertemplate="γ = %{x:.4f}<br>L_R = %{y:.5f}<extra></extra>"),
+        dict(type="scatter", x=g, y=taylor_shown, mode="lines",
+             name="Taylor at 0: L_R(0) − γΣr + ½γ²Σh", line=dict(color=BLUE, width=2.5,
+                                                                  dash="dash"),
+             hovertemplate="γ = %{x:.4f}<br>quadratic = %{y:.5f}<extra></extra>"),
+    ]
+    newton = float(_finite(s["newton"]))
+    points = [(newton, "one Newton step γ₁ = Σr / Σh", ORANGE, "diamond")]
+    if not s["pure"]:
+        points.append((float(_finite(s["exact"])), "exact minimiser γ*", GREEN, "star"))
+    for x, name, color, symbol in points:
+        y = float(np.interp(x, g, loss)) if g[0] <= x <= g[-1] else float(loss.min())
+        data.append(dict(type="scatter", x=[x], y=[y], mode="markers", name=name,
+                         marker=dict(color=color, size=16, symbol=symbol,
+                                     line=dict(color="white", width=1.5)),
+                         hovertemplate=f"{name}: γ = {_num(x, 6)}<extra></extra>"))
+    shapes = [_vline(newton, ORANGE, "newton")]
+    if s["pure"]:
+        title = (f"Leaf {node} of tree {m} is pure: L_R keeps falling, no finite minimiser "
+                 f"(Newton step {_num(newton)})")
+    else:
+        shapes.append(_vline(s["exact"], GREEN, "exact"))
+        title = (f"Leaf {node} of tree {m}: Newton {_num(newton)}, exact "
+                 f"{_num(s['exact'])}, gap {_num(s['gap'], 3)}")
+    layout = _layout(title, height, uirevision, shapes=shapes,
+                     xaxis=dict(title=dict(text="γ (the leaf's step)")),
+                     yaxis=dict(title=dict(text="Σ loss over the leaf"),
+                                range=[lo - 0.1 * pad, hi + 0.1 * pad]),
+                     margin=dict(l=10, r=10, t=56, b=120))
+    return _figure(data, layout)
+
+
+# --- split scan ------------------------------------------------------------------------
+
+
+def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"), scans=None,
+               height: int = 460, uirevision=None) -> go.Figure:
+    """Gain against threshold at a node of tree m, for each feature and both split rules.
+
+    One row per rule (squared-error reduction; second-order gain), one column per
+    feature; the tree's chosen split is a vertical line in its feature's column.
+    """
+    if m < 1:
+        return empty_figure("Round 0 has no tree: step to round 1.", height)
+    scans = scans if scans is not None else splits.scan(trace, m, node)
+    k = len(scans)
+    gap = 0.08
+    width = (1.0 - gap * (k - 1)) / k
+    data, shapes, notes, axes = [], [], [], {}
+    rules = (("squared_error", "squared-error reduction", INK),
+             ("hessian", "second-order gain", ORANGE))
+    for row, (field, label, color) in enumerate(rules):
+        for col, sc in enumerate(scans):
+            n = row * k + col + 1
+            suffix = "" if n == 1 else str(n)
+            x0 = col * (width + gap)
+            ydom = [0.56, 1.0] if row == 0 else [0.0, 0.42]
+            name = _esc(feature_names[sc["feature"]] if sc["feature"] < len(feature_names)
+                        else f"x{sc['feature'] + 1}")
+            t = _finite(sc["thresholds"])
+            v = _finite(sc[field])
+            data.append(dict(type="scatter", x=t, y=v, mode="lines+markers" if len(t) < 80
+                             else "lines", name=label, legendgroup=field,
+                             showlegend=col == 0, line=dict(color=color, width=2),
+                             marker=dict(size=4), xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+                             hovertemplate=f"{name} ≤ %{{x:.4g}}: %{{y:.5g}}<extra>{label}"
+                                           "</extra>"))
+            if len(v):
+                best = int(np.argmax(v))
+                data.append(dict(type="scatter", x=[t[best]], y=[v[best]], mode="markers",
+                                 showlegend=False, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+                                 marker=dict(size=10, color=color, symbol="circle-open",
+                                             line=dict(width=2)),
+                                 hovertemplate=f"best by this rule: {name} ≤ "
+                                               "%{x:.4g}<extra></extra>"))
+            axes[f"xaxis{suffix}"] = dict(domain=[x0, x0 + width], anchor=f"y{suffix}",
+                                          title=dict(text=f"threshold on {name}"
+                                                     if row == 1 else ""))
+            axes[f"yaxis{suffix}"] = dict(domain=ydom, anchor=f"x{suffix}",
+                                          title=dict(text=label if col == 0 else ""))
+            if sc["chosen"] is not None:
+                c = float(_finite(sc["chosen"]))
+                shapes.append(dict(type="line", x0=c, x1=c, y0=0, y1=1,
+                                   xref=f"x{suffix}", yref=f"y{suffix} domain",
+                                   line=dict(color=GREEN, width=2.5, dash="dash")))
+                if row == 0:
+                    notes.append(dict(text=f"chosen: {name} ≤ {_num(c)}", x=c, y=1.0,
+                                      xref=f"x{suffix}", yref=f"y{suffix} domain",
+                                      showarrow=False, yanchor="bottom",
+                                      font=dict(color=GREEN, size=13)))
+    if not any(sc["chosen"] is not None for sc in scans):
+        notes.append(dict(text="this node is a leaf: no split was made here", x=0.5, y=0.5,
+                          xref="paper", yref="paper", showarrow=False,
+                          font=dict(color=MUTED, size=15)))
+    layout = _layout(f"Node {node} of tree {m}: every candidate split, both rules", height,
+                     uirevision, shapes=shapes, annotations=notes,
+                     margin=dict(l=10, r=10, t=70, b=90), **axes)
+    return _figure(data, layout)
+
+
+# --- compare ---------------------------------------------------------------------------
+
+
+def compare_curves(trace_a, trace_b, m: int, *, labels=("A", "B"), height: int = 400,
+                   uirevision=None) -> go.Figure:
+    """Train (and validation) loss of two fits against the round, round m marked."""
+    data = []
+    for trace, label, color in ((trace_a, labels[0], BLUE), (trace_b, labels[1], ORANGE)):
+        rounds = np.arange(trace.n_rounds + 1)
+        label = _esc(label)
+        for values, kind, dash in ((trace.train_loss, "train", "solid"),
+                                   (trace.valid_loss, "validation", "dash")):
+            if values is None:
+                continue
+            v = _finite(values)
+            data.append(dict(type="scatter", x=rounds, y=v, mode="lines",
+                             name=f"{label}: {kind}", line=dict(color=color, width=2.5,
+                                                                dash=dash),
+                             hovertemplate="round %{x}: %{y:.4f}<extra>" + label + " " + kind
+                                           + "</extra>"))
+            mm = min(int(m), trace.n_rounds)
+            data.append(dict(type="scatter", x=[mm], y=[v[mm]], mode="markers",
+                             showlegend=False, hoverinfo="skip",
+                             marker=dict(size=12, color=color, line=dict(color="white",
+                                                                         width=2))))
+    layout = _layout(f"Loss against the round (round {int(m)} marked)", height, uirevision,
+                     shapes=[_vline(m, MUTED, "round")],
+                     xaxis=dict(title=dict(text="round m")),
+                     yaxis=dict(title=dict(text="mean loss")),
+                     margin=dict(l=10, r=10, t=56, b=110))
+    return _figure(data, layout)
+
+
+# --- regression ------------------------------------------------------------------------
+
+
+def regression_line(trace, m: int, *, feature_name="x", target_name="y", height: int = 460,
+                    resolution: int = 400, uirevision=None) -> go.Figure:
+    """One input: the staircase F_m(x) over the points (x, y), residuals y − F_m as bars."""
+    x = trace.X[:, 0]
+    lo, hi = float(x.min()), float(x.max())
+    span = max(hi - lo, 1e-9)
+    xs = np.linspace(lo - 0.03 * span, hi + 0.03 * span, resolution)
+    F_line = trace.decision_function(xs[:, None], m)
+    F_pts = trace.raw[m]
+    r = trace.y - F_pts
+    fname, tname = _esc(feature_name), _esc(target_name)
+    data = [
+        dict(type="bar", x=_finite(x), y=_finite(r), base=_finite(F_pts),
+             name=f"residual y − F<sub>{m}</sub>", marker=dict(color=ORANGE, opacity=0.45),
+             width=span / max(len(x), 1) * 0.6,
+             hovertemplate="residual %{y:.4g}<extra></extra>"),
+        dict(type="scatter", x=_finite(x), y=_finite(trace.y), mode="markers", name="points",
+             marker=dict(color=TRAIN_COLOR, size=6),
+             hovertemplate=f"{fname} = %{{x:.4g}}<br>{tname} = %{{y:.4g}}<extra></extra>"),
+        dict(type="scatter", x=_finite(xs), y=_finite(F_line), mode="lines",
+             name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3, shape="hv"),
+             hovertemplate="F = %{y:.4g}<extra></extra>"),
+    ]
+    layout = _layout(f"F<sub>{m}</sub>(x) after round {m}, and what tree {m + 1} would fit",
+                     height, uirevision, xaxis=dict(title=dict(text=fname)),
+                     yaxis=dict(title=dict(text=tname)), barmode="overlay",
+                     margin=dict(l=10, r=10, t=56, b=100))
+    return _figure(data, layout)
+
+
+def regression_surface(trace, m: int, *, feature_names=("x1", "x2"), target_name="y",
+                       resolution: int = 80, height: int = 520, uirevision=None) -> go.Figure:
+    """Two inputs: F_m on the plane as a heat map, the points coloured by y."""
+    X = trace.X
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    xs = np.linspace(lo[0] - 0.05 * span[0], hi[0] + 0.05 * span[0], resolution)
+    ys = np.linspace(lo[1] - 0.05 * span[1], hi[1] + 0.05 * span[1], resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    Z = trace.decision_function(np.column_stack([gx.ravel(), gy.ravel()]), m)
+    Z = Z.reshape(gx.shape)
+    y = trace.y
+    cmin, cmax = float(min(Z.min(), y.min())), float(max(Z.max(), y.max()))
+    if not cmax > cmin:
+        cmax = cmin + 1.0
+    names = [_esc(n) for n in feature_names]
+    data = [
+        dict(type="heatmap", x=_finite(xs), y=_finite(ys), z=_finite(Z), coloraxis="coloraxis",
+             hovertemplate="F = %{z:.4g}<extra></extra>"),
+        dict(type="scatter", x=_finite(X[:, 0]), y=_finite(X[:, 1]), mode="markers",
+             name="points (colour: y)",
+             marker=dict(color=_finite(y), coloraxis="coloraxis", size=8,
+                         line=dict(color=INK, width=1)),
+             hovertemplate=_esc(target_name) + " = %{marker.color:.4g}<extra></extra>"),
+    ]
+    layout = _layout(f"F<sub>{m}</sub> on the plane after round {m}", height, uirevision,
+                     xaxis=dict(title=dict(text=names[0])),
+                     yaxis=dict(title=dict(text=names[1])),
+                     coloraxis=dict(colorscale=DIVERGING, cmin=cmin, cmax=cmax,
+                                    colorbar=_colorbar("F, y")))
+    return _figure(data, layout)
