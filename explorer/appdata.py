@@ -208,6 +208,38 @@ def leaf_summary(trace, m: int, node: int) -> dict:
                 members=np.flatnonzero(in_leaf))
 
 
+def leaf_rule(trace) -> str:
+    """How the fit's leaf values were made: "newton", "second_order", "mean", or the
+    engine's name of another rule ("exact", "line_search")."""
+    params = getattr(trace, "params", {}) or {}
+    if params.get("split") == "hessian":
+        return "second_order"
+    return str(params.get("leaf", "newton"))
+
+
+def leaf_formula(trace, m: int, node: int) -> dict:
+    """The ratio that gives the leaf value, with its numbers, when the rule has one.
+
+    Keys: rule (see leaf_rule), numerator, denominator (None for rules without a
+    closed form: exact, line search), value (the engine's), lam (second order).
+    The ratio is checked against the recorded value; a mismatch gives no formula.
+    """
+    rec = trace.tree(m)[node]
+    sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
+    value = float(rec["value"])
+    rule = leaf_rule(trace)
+    lam = float(trace.params.get("reg_lambda", 0.0)) if rule == "second_order" else 0.0
+    den = {"newton": sum_h, "second_order": sum_h + lam, "mean": float(n)}.get(rule)
+    numerator = sum_r if den is not None else None
+    if den is not None:
+        ratio = sum_r / den if den != 0 else 0.0
+        tol = 1e-6 if rule == "second_order" else 1e-9  # xgboost leaves are float32
+        if not math.isclose(ratio, value, rel_tol=tol, abs_tol=tol):
+            numerator = den = None
+    return dict(rule=rule, numerator=numerator, denominator=den, value=value, lam=lam,
+                n=n, sum_r=sum_r, sum_h=sum_h)
+
+
 def node_table(trace, m: int, feature_names=("x1", "x2")) -> list[dict]:
     """One row per node of tree m, for a table: split, n, sums, improvement, value."""
     tree = trace.tree(m)

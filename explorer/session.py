@@ -742,24 +742,41 @@ def f0_block(ctx: Context) -> None:
 
 
 def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> None:
-    """View 3 (text): the selected leaf's Newton value with its numbers, times nu."""
+    """View 3 (text): how the selected leaf's value is made, with its numbers, times nu."""
     tr = ctx.trace
     L = appdata.leaf_summary(tr, m, leaf)
+    f = appdata.leaf_formula(tr, m, leaf)
     who = f"the leaf of sample #{sample}" if followed else "the chosen leaf"
     st.markdown(f"**Leaf {leaf} of tree {m}** ({who}): {L['n']} training points fitted it.")
     R = r"i \in R_{" + str(leaf) + "}"
     F = r"F_{" + str(m - 1) + "}(x_i)"
-    numbers = r" = \frac{" + fmt(L["sum_r"]) + "}{" + fmt(L["sum_h"]) + "} = " + fmt(L["gamma"])
-    if tr.loss == "exponential":
-        st.latex(r"\gamma = \frac{\sum_{" + R + r"} \tilde y_i\, e^{-\tilde y_i " + F + "}}"
-                 r"{\sum_{" + R + r"} e^{-\tilde y_i " + F + "}}" + numbers)
-        st.caption("ỹ = 2y − 1 ∈ {−1, +1}: the residual is ỹ·e^(−ỹF) and the hessian its "
-                   "absolute value (scikit-learn's exponential loss).")
+    if f["denominator"] is None:
+        # a rule without a closed form here (exact minimiser, line search)
+        st.latex(r"\gamma = " + fmt(f["value"]))
+        st.caption(f"Leaf rule: {f['rule'].replace('_', ' ')}. For comparison, the Newton "
+                   f"step Σr / Σh would be {fmt(f['sum_r'])} / {fmt(f['sum_h'])} = "
+                   f"{fmt(f['sum_r'] / f['sum_h'] if f['sum_h'] else 0.0)}.")
     else:
-        st.latex(r"\gamma = \frac{\sum_{" + R + r"} (y_i - p_i)}{\sum_{" + R
-                 + r"} p_i\,(1 - p_i)}" + numbers)
-        st.caption(f"p_i = σ(F_{m - 1}(x_i)) are the probabilities before tree {m}: "
-                   "γ is one Newton step on the leaf's own log-loss.")
+        numbers = (r" = \frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"]) + "} = "
+                   + fmt(f["value"]))
+        if f["rule"] == "second_order":
+            st.latex(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{" + R
+                     + r"} h_i + \lambda}" + numbers)
+            st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
+                       f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
+        elif f["rule"] == "mean":
+            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i" + numbers)
+            st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
+        elif tr.loss == "exponential":
+            st.latex(r"\gamma = \frac{\sum_{" + R + r"} \tilde y_i\, e^{-\tilde y_i " + F + "}}"
+                     r"{\sum_{" + R + r"} e^{-\tilde y_i " + F + "}}" + numbers)
+            st.caption("ỹ = 2y − 1 ∈ {−1, +1}: the residual is ỹ·e^(−ỹF) and the hessian "
+                       "its absolute value (scikit-learn's exponential loss).")
+        else:
+            st.latex(r"\gamma = \frac{\sum_{" + R + r"} (y_i - p_i)}{\sum_{" + R
+                     + r"} p_i\,(1 - p_i)}" + numbers)
+            st.caption(f"p_i = σ(F_{m - 1}(x_i)) are the probabilities before tree {m}: "
+                       "γ is one Newton step on the leaf's own log-loss.")
     st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
              + fmt(L["step"]))
     st.caption(f"Every point of the leaf moves by ν·γ: "
@@ -800,7 +817,7 @@ def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
         bag = (r"\ \text{(in the subsample)}" if ledger["in_bag"][m]
                else r"\ \text{(not in the subsample)}")
     st.latex(r"\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
-             + r",\quad r = y - p_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
+             + r",\quad r_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
              + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
     st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
              + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "

@@ -203,7 +203,7 @@ def test_changed_parameters(page):
     text = page_text(at)
     assert "circles: 600 training points" in text
     assert "exponential, M = 30, ν = 0.3, depth ≤ 2, ≤ 3 leaves, min 5 per leaf, " \
-           "subsample 0.7, seed 3" in text
+           "subsample 0.7" in text and "seed 3" in text
     at.button(key="last").click().run()
     assert_clean(at)
     assert round_of(at) == 30
@@ -245,6 +245,18 @@ def test_sample_page_picks_a_sample_and_shows_its_ledger():
     table = at.dataframe[0].value
     assert len(table) == 101 and list(table["round m"][:3]) == [0, 1, 2]
     assert "F_{4} = F_{3} + \\nu\\gamma" in " ".join(x.value for x in at.latex)
+
+
+@pytest.mark.parametrize("query, shown", [
+    ({"leafrule": "mean"}, "\\frac{1}{n}"),
+    ({"leafrule": "exact"}, "\\gamma = "),
+    ({"leafrule": "line-search"}, "\\gamma = "),
+    ({"split": "hessian"}, "H + \\lambda"),
+])
+def test_tree_page_explains_each_leaf_rule(query, shown):
+    at = open_page(PAGES[1], round=2, **query)
+    assert_clean(at)
+    assert shown in " ".join(x.value for x in at.latex)
 
 
 def test_tree_page_leaf_choice():

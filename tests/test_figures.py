@@ -310,6 +310,24 @@ def test_leaf_summary_is_the_newton_step(moons_fit):
             assert math.isclose(h.sum(), L["sum_h"], rel_tol=1e-9, abs_tol=1e-9)
 
 
+@pytest.mark.parametrize("kwargs, rule, closed", [
+    ({}, "newton", True), ({"leaf": "mean"}, "mean", True), ({"leaf": "exact"}, "exact", False),
+    ({"leaf": "line_search"}, "line_search", False),
+    ({"split": "hessian"}, "second_order", True)])
+def test_leaf_formula_matches_the_recorded_value(warm_engine, kwargs, rule, closed):
+    ds = make_toy("moons", n=200, seed=2)
+    tr = fit(ds.X, ds.y, n_rounds=3, **kwargs)
+    for leaf in appdata.leaves_of(tr, 2):
+        f = appdata.leaf_formula(tr, 2, int(leaf))
+        assert f["rule"] == rule
+        if closed:
+            assert f["denominator"] is not None
+            assert math.isclose(f["numerator"] / f["denominator"], f["value"], rel_tol=1e-6,
+                                abs_tol=1e-9)
+        else:
+            assert f["denominator"] is None
+
+
 def test_resolve_leaf_follows_the_sample_unless_a_leaf_is_chosen(moons_fit):
     tr = moons_fit
     leaf, followed = appdata.resolve_leaf(tr, 4, -1, 10)
