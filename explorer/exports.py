@@ -76,15 +76,11 @@ class ExportError(RuntimeError):
 
 # --- the print template ------------------------------------------------------------
 
-# The screen's template (figures.TEMPLATE, which the app shows with theme=None) with
-# what print and projectors need on top: opaque white everywhere and axis lines and
-# ticks dark enough to survive a washed-out projector. Figures set their fonts and
-# colours themselves, so a file looks like the screen.
-_PRINT_AXIS = dict(linecolor="#8c95a1", tickcolor="#8c95a1", tickfont=dict(color=figures.INK))
-PRINT_TEMPLATE = go.layout.Template(figures.TEMPLATE)
-PRINT_TEMPLATE.layout.update(
-    paper_bgcolor="white", plot_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
-    legend=dict(bgcolor="white"), font=dict(family=figures.FONT_FAMILY, color=figures.INK))
+# One light theme for print and projectors, defined with the figures (the app's
+# presenter mode uses the same one): the screen's template with opaque white
+# everywhere and darker axis lines and ticks. Figures set their fonts and colours
+# themselves, so a file looks like the screen.
+PRINT_TEMPLATE = figures.PRINT_TEMPLATE
 
 
 def for_export(fig: go.Figure, size: tuple[int, int] | None = None) -> go.Figure:

@@ -62,6 +62,83 @@ PRINT_TEMPLATE.layout.update(
     paper_bgcolor="white", plot_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
     legend=dict(bgcolor="white"), font=dict(family=FONT_FAMILY, color=INK))
 PRESENT_SCALE = 1.4  # presenter mode: type, markers and lines this much larger
+# The light theme for projectors and print: the screen's template with opaque white
+# everywhere and axis lines and ticks dark enough to survive a washed-out projector.
+# Presenter mode (:func:`presented`) and every exported file (``explorer.exports``) use it.
+_PRINT_AXIS = dict(linecolor="#8c95a1", tickcolor="#8c95a1", tickfont=dict(color=INK))
+PRINT_TEMPLATE = go.layout.Template(TEMPLATE)
+PRINT_TEMPLATE.layout.update(
+    paper_bgcolor="white", plot_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
+    legend=dict(bgcolor="white"), font=dict(family=FONT_FAMILY, color=INK))
+PRESENT_SCALE = 1.4  # presenter mode: type, markers and lines this much larger
+
+
+# --- presenter mode --------------------------------------------------------------------
+
+
+def _scaled(value, k: float):
+    """A size (a number, a list, an array or plotly's typed array) times k."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value) * k
+    if isinstance(value, dict) and "bdata" in value:
+        import base64
+        raw = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        return (raw.astype(np.float32) * k).astype(np.float32)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return (_finite(np.asarray(value, dtype=float)) * k).astype(np.float32)
+    return value
+
+
+def _scale_fonts(node, k: float) -> None:
+    """Every font size (and colour bar thickness) in a layout or trace dict, times k."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("font", "tickfont", "textfont", "titlefont") and isinstance(value, dict):
+                if "size" in value:
+                    value["size"] = _scaled(value["size"], k)
+            if key == "colorbar" and isinstance(value, dict) and "thickness" in value:
+                value["thickness"] = value["thickness"] * k
+            if key != "template":
+                _scale_fonts(value, k)
+    elif isinstance(node, list):
+        for item in node:
+            _scale_fonts(item, k)
+
+
+def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
+    """A copy of ``fig`` for a projector: the light print template, type, markers and
+    lines ``scale`` times larger, and a little more height and title room.
+
+    Pure (no Streamlit): the app's presenter mode applies it to every chart, so every
+    view gets the same look from one piece of code.
+    """
+    spec = fig.to_plotly_json()
+    layout = spec.setdefault("layout", {})
+    layout["template"] = PRINT_TEMPLATE
+    font = layout.setdefault("font", dict(FONT))
+    font.setdefault("size", FONT["size"])
+    _scale_fonts(layout, scale)
+    margin = layout.setdefault("margin", {})
+    margin["t"] = int(margin.get("t", 56) * scale)
+    if layout.get("height"):
+        layout["height"] = int(layout["height"] * (1 + (scale - 1) / 2))
+    for trace in spec.get("data", []):
+        _scale_fonts(trace, scale)
+        marker = trace.get("marker")
+        if isinstance(marker, dict):
+            if "size" in marker:
+                marker["size"] = _scaled(marker["size"], scale)
+            if isinstance(marker.get("line"), dict) and "width" in marker["line"]:
+                marker["line"]["width"] = _scaled(marker["line"]["width"], scale)
+        if isinstance(trace.get("line"), dict) and "width" in trace["line"]:
+            trace["line"]["width"] = _scaled(trace["line"]["width"], scale)
+    for shape in layout.get("shapes", []) or []:
+        line = shape.get("line")
+        if isinstance(line, dict) and "width" in line:
+            line["width"] = _scaled(line["width"], scale)
+    return go.Figure(spec)
 
 
 # --- presenter mode --------------------------------------------------------------------
