@@ -1,0 +1,126 @@
+"""Leaf maths page: one leaf's loss L_R(γ), its Taylor quadratic, the Newton step and the
+exact minimiser; the {0,1} and ±1 forms side by side; slips of common write-ups; and a
+check of the fit on screen against the reference implementation."""
+
+import streamlit as st
+
+from explorer import appdata, leaves, math_figures, session
+from explorer.agreement import ReferenceUnavailable, agreement
+
+ctx = session.page_context("Leaf maths: the leaf's own loss, one Newton step and the exact "
+                           "minimiser")
+
+fmt = session.fmt
+
+SLIPS = [
+    ("F₀ = p / (1 − p)", "That is the odds; the initial log-odds is F₀ = log(p / (1 − p))."),
+    ("Σ yᵢ + p = 0", "The stationarity condition is Σ (p − yᵢ) = 0, giving p = mean(y)."),
+    ("p = log(1 − e^lo / (1 − e^lo))", "The probability is p = e^lo / (1 + e^lo) = σ(lo)."),
+    ("G′(0) = |rᵢ|(1 − |rᵢ|)", "It is the sum over the leaf: G′(0) = Σᵢ |rᵢ|(1 − |rᵢ|)."),
+    ("w* = −Σg / (Σh +)", "The regularised optimum is w* = −G / (H + λ)."),
+    ("the maximum number of leaves is set between 8 and 32",
+     "A rule of thumb, not a law: try it with Max leaves in the sidebar (best-first trees)."),
+]
+
+
+def forms(story, trace):
+    """The {0,1} and ±1 forms of the Newton step, side by side (log-loss only)."""
+    left, right = st.columns(2, gap="medium")
+    a, b = story["sum_r"], story["sum_h"]
+    with left:
+        st.markdown("**Labels y ∈ {0, 1}** (log-odds form)")
+        st.latex(r"a = \sum_{i \in R} (y_i - p_i) = " + fmt(a))
+        st.latex(r"b = \sum_{i \in R} p_i (1 - p_i) = " + fmt(b))
+        st.latex(r"\gamma_1 = a / b = " + fmt(a / b if b else 0.0))
+    with right:
+        st.markdown("**Labels y ∈ {−1, +1}**")
+        if "sum_r_pm" in story:
+            a2, b2 = story["sum_r_pm"], story["sum_h_pm"]
+            st.latex(r"\sum_{i \in R} \frac{y_i}{1 + e^{y_i F_i}} = " + fmt(a2))
+            st.latex(r"\sum_{i \in R} |r_i|\,(1 - |r_i|) = " + fmt(b2))
+            st.latex(r"\beta = " + fmt(a2 / b2 if b2 else 0.0))
+            st.caption(f"The two forms differ by {abs(a - a2):.1e} (numerator) and "
+                       f"{abs(b - b2):.1e} (denominator): the same model. Friedman's 2001 "
+                       "paper writes log(1 + e^(−2yF)), which halves F; the explorer uses "
+                       "scikit-learn's convention.")
+        else:
+            st.caption("The ±1 form is the log-loss's; this fit uses "
+                       f"{trace.loss.replace('_', ' ')}.")
+
+
+def agreement_panel(ctx):
+    ss = st.session_state
+    st.markdown("##### Check: the same numbers as the reference implementation?")
+    if st.button("Compare this fit with the reference", key="agree_run",
+                 icon=":material/fact_check:",
+                 help="Refits the same data with scikit-learn (or xgboost for second-order "
+                      "trees) and reports the largest difference of F at every round."):
+        session.mark_acted()
+        try:
+            with st.spinner("Fitting the reference…"):
+                ss["_agreement"] = (ctx.key, agreement(ctx.trace))
+        except ReferenceUnavailable as error:
+            ss["_agreement"] = (ctx.key, str(error))
+    got = ss.get("_agreement")
+    if not got or got[0] != ctx.key:
+        st.caption("Nothing checked yet for these settings.")
+        return
+    result = got[1]
+    if isinstance(result, str):
+        st.info(session.md_escape(f"No reference for these settings: {result}"),
+                icon=":material/info:")
+        return
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Largest |ΔF|, training points", f"{result['train']:.2e}")
+    c2.metric("Largest |ΔF|, grid over the plane", f"{result['grid']:.2e}")
+    c3.metric("Reference fit time", f"{result['seconds']:.2f} s")
+    st.caption(f"Reference: {session.md_escape(result['reference'])}, over all "
+               f"{result['rounds']} rounds and round 0.")
+
+
+def body(ctx):
+    m = session.round_bar(ctx)
+    s = session.view_state(ctx, m)
+    tr = ctx.trace
+    if m == 0:
+        st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see the "
+                "leaves of tree 1.", icon=":material/info:")
+    else:
+        leaf, followed = appdata.resolve_leaf(tr, m, s.leaf, s.sample)
+        story = leaves.leaf_story(tr, m, leaf)
+        left, right = st.columns([3, 2], gap="medium")
+        with left:
+            session.chart(math_figures.leaf_loss(tr, m, leaf, story=story, uirevision=ctx.key),
+                          s, "leaf_loss", key="chart_leaf_loss")
+        with right:
+            session.leaf_picker(ctx, m, leaf, followed)
+            st.markdown(f"**Leaf {leaf} of tree {m}**: {story['n']} training points.")
+            st.latex(r"L_R(\gamma) = \sum_{i \in R} L(y_i, F_{" + str(m - 1)
+                     + r"}(x_i) + \gamma)")
+            st.latex(r"L_R(\gamma) \approx L_R(0) - \gamma \sum r_i + \tfrac12 \gamma^2 "
+                     r"\sum h_i = " + fmt(story["loss_at_0"]) + " - " + fmt(story["sum_r"])
+                     + r"\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
+            c1, c2, c3 = st.columns(3)
+            c1.metric("Newton γ₁ = Σr/Σh", fmt(story["newton"], 5))
+            if story["pure"]:
+                c2.metric("Exact γ*", "none", help="A pure leaf has no finite minimiser.")
+                c3.metric("Gap", "∞")
+                st.warning("This leaf is pure (one class only): its loss keeps falling as γ "
+                           "grows, so there is no finite minimiser. One Newton step gives a "
+                           "finite value; an exact minimisation would run away.",
+                           icon=":material/warning:")
+            else:
+                c2.metric("Exact γ*", fmt(story["exact"], 5))
+                c3.metric("Gap γ* − γ₁", f"{story['gap']:.2e}")
+            st.caption(f"The leaf's recorded value is {fmt(story['value'])} "
+                       f"(rule: {s.leafrule if not s.is_hessian else '−G/(H + λ)'}); the "
+                       f"update is ν × value = {fmt(story['update'])}.")
+        if tr.is_classifier and tr.loss == "log_loss":
+            st.markdown("##### The same step in both label conventions")
+            forms(story, tr)
+    with st.expander("Slips in common write-ups, and the correct forms"):
+        st.table({"written": [w for w, _ in SLIPS], "correct": [c for _, c in SLIPS]})
+    agreement_panel(ctx)
+
+
+session.run_page(body, ctx)
