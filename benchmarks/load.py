@@ -15,9 +15,11 @@ WebSocket client that talks to ``/_stcore/stream`` as the browser's frontend doe
   ``["streamlit", <xsrf placeholder>, <previous session id>]``;
 * every run starts with a ``BackMsg.rerun_script`` (a ``ClientState``): the page's
   query string, the ``page_script_hash`` the server announced in ``new_session``,
-  the widget states the user changed (a slider sends ``double_array_value``, a
-  button ``trigger_value``), the ``fragment_id`` when the widget lives in a
-  fragment (the round bar does: a step reruns only the fragment, as in a browser),
+  the value of every widget the user has set so far, as the browser sends all its
+  widget states (a slider sends ``double_array_value``, a clicked button
+  ``trigger_value``; without the others, Streamlit would take a bound widget
+  outside the fragment back from the URL), the ``fragment_id`` when the widget
+  lives in a fragment (the round bar does: a step reruns only the fragment),
   and the hashes of the large messages it already holds (``cached_message_hashes``,
   the browser's message cache: the server then sends a ``ref_hash`` instead);
 * the server streams ``ForwardMsg`` frames (``new_session``, ``delta`` elements,
@@ -29,8 +31,10 @@ Each session loads the Model page, then repeatedly moves the round slider one
 round on (a fragment rerun) and now and then changes the learning rate or the
 depth (a full rerun that needs a fit), pausing a random "think time" between
 actions. A run is checked, not only timed: it must finish without an exception
-element and the round label must show the round the session asked for; a
-session with any failed run, timeout or dropped connection counts as failed.
+element, the round label must show the round the session asked for, and after
+a parameter change the page's caption must state the new setting at the same
+round; a session with any failed run, timeout or dropped connection counts as
+failed.
 
 The harness starts and stops its own server on 127.0.0.1 (a fresh one per
 level, so memory and fit counts are per level; with ``--apps N``, N processes
@@ -38,7 +42,9 @@ behind nginx started by ``deploy/run_cluster.py``). The server runs in a small
 wrapper process that prints ``explorer.fit_count()`` whenever it changes, so
 the harness can show that each distinct data + parameters setting is fitted
 once for everyone. Memory is the resident set of the server and its children
-(``/proc/<pid>/status``), sampled every half second; the peak is reported.
+(``/proc/<pid>/status``), sampled every half second; the peak is reported. The
+server's CPU time per rerun (``/proc/<pid>/stat``) gives its capacity whatever
+else runs on the machine; the load average says whether something else did.
 
 Targets (issue 6), on a 2-core machine: 30 sessions stepping at once, p95 <=
 500 ms per rerun, no failed session, server memory <= 1.5 GB.
