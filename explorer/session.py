@@ -27,7 +27,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from . import appdata, data as datamod, fit, warmup
+from . import appdata, data as datamod, figures, fit, warmup
 from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, UPLOAD, State
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
@@ -266,12 +266,49 @@ def _sidebar_fit() -> None:
     _field_widget("seed", st.sidebar)
 
 
+# Presenter mode hides the controls with CSS rather than not drawing them: a keyed
+# widget that is not drawn loses its value, and the data and fit live in the widgets.
+_PRESENT_CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"], .st-key-showvalid, .st-key-_w_leaf,
+.st-key-_w_sample { display: none !important; }
+.block-container { padding-top: 1.2rem; max-width: 100%; }
+.block-container h4 { font-size: 2rem; }
+.st-key-round_label p { font-size: 1.35rem; }
+</style>"""
+
+
+def _exit_present() -> None:
+    st.session_state["present"] = False
+
+
+def _sidebar_present() -> None:
+    """The presenter-mode toggle and the toolbar image format; when presenting, hide the
+    controls and show a small exit button instead."""
+    st.sidebar.header("Presenting")
+    f = BY_KEY["present"]
+    ss = st.session_state
+    if "present" not in ss and "present" in st.query_params:  # ?present=1 as well as =true
+        ss["present"] = f.parse(st.query_params.get("present"))
+    st.sidebar.toggle(f.label, key="present", bind="query-params", help=f.help)
+    st.sidebar.radio("Chart toolbar downloads", IMAGE_FORMATS, key="imgfmt",
+                     horizontal=True,
+                     help=f"The camera in each chart's toolbar saves it as a PNG "
+                          f"{IMAGE_WIDTH} px wide or as an SVG (vector) image.")
+    if st.session_state.get("present"):
+        st.html(_PRESENT_CSS)
+        st.button("Exit presenter mode", key="present_exit", on_click=_exit_present,
+                  icon=":material/close_fullscreen:", type="tertiary",
+                  help="Show the controls again (or remove present=true from the address).")
+
+
 def setup() -> tuple[Context | None, str | None]:
     """Draw the sidebar, make the data and the fit; returns (context, error message)."""
     preload_charts()
     _warm()
     got = _sidebar_data()
     _sidebar_fit()
+    _sidebar_present()
     st.sidebar.caption("Every setting is in the page's address: copy the link to share "
                        "this exact view.")
     if isinstance(got, str):
@@ -400,10 +437,15 @@ def round_bar(ctx: Context) -> int:
         ss["round"] = min(int(ss.get("round", 0)) + step, M)
         if ss["round"] >= M:
             ss["_playing"] = False
-    cols = st.columns([1.6, 1, 1, 6, 1, 1, 1.4], vertical_alignment="center")
+    if ss.get("present"):  # presenter mode: a minimal stepper (previous, slider, next, play)
+        cols = st.columns([1.4, 0.8, 8, 0.8, 1.2], vertical_alignment="center")
+        cols = [cols[0], None, cols[1], cols[2], cols[3], None, cols[4]]
+    else:
+        cols = st.columns([1.6, 1, 1, 6, 1, 1, 1.4], vertical_alignment="center")
     label = cols[0].container(key="round_label").empty()
-    cols[1].button("", icon=":material/first_page:", key="first", on_click=_go,
-                   args=("first",), help="Round 0", shortcut="Home", width="stretch")
+    if cols[1] is not None:
+        cols[1].button("", icon=":material/first_page:", key="first", on_click=_go,
+                       args=("first",), help="Round 0", shortcut="Home", width="stretch")
     cols[2].button("", icon=":material/chevron_left:", key="prev", on_click=_go,
                    args=("prev",), help="Previous round", shortcut="PageUp",
                    width="stretch")
@@ -414,8 +456,9 @@ def round_bar(ctx: Context) -> int:
     cols[4].button("", icon=":material/chevron_right:", key="next", on_click=_go,
                    args=("next",), help="Next round (a presenter's clicker works too)",
                    shortcut="PageDown", width="stretch")
-    cols[5].button("", icon=":material/last_page:", key="last", on_click=_go,
-                   args=("last",), help=f"Round {M}", shortcut="End", width="stretch")
+    if cols[5] is not None:
+        cols[5].button("", icon=":material/last_page:", key="last", on_click=_go,
+                       args=("last",), help=f"Round {M}", shortcut="End", width="stretch")
     playing = ss.get("_playing", False)
     cols[6].button("Pause" if playing else "Play", key="play", on_click=_toggle_play,
                    icon=":material/pause:" if playing else ":material/play_arrow:",
@@ -444,12 +487,27 @@ def view_state(ctx: Context, m: int) -> State:
 # --- chart helpers ---------------------------------------------------------------------
 
 
-def chart_config(state: State, view: str) -> dict:
+IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
+IMAGE_FORMATS = ("PNG", "SVG")
+_WIDE_VIEWS = ("update", "tree", "curves")  # full-width charts: laid out wider in a file
+
+
+def chart_config(state: State, view: str, *, fmt: str = "png",
+                 size: tuple[int | None, int | None] = (None, None)) -> dict:
+    """The plotly config of a chart: its toolbar camera downloads the chart laid out at
+    a fixed size (``size``, else a width for the view and the figure's height) and
+    scaled to :data:`IMAGE_WIDTH` pixels, as PNG or SVG, named after the data, the
+    parameters, the view and the round."""
+    width, height = size
+    width = int(width or (1440 if view in _WIDE_VIEWS else 960))
+    height = int(height or 560)
     return {
         "displaylogo": False,
         "responsive": True,
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
-        "toImageButtonOptions": {"format": "png", "scale": 2,
+        "toImageButtonOptions": {"format": "svg" if str(fmt).lower() == "svg" else "png",
+                                 "width": width, "height": height,
+                                 "scale": IMAGE_WIDTH / width,
                                  "filename": f"boosting_{view}_{state.slug()}"},
     }
 
@@ -495,11 +553,13 @@ export default function (component) {
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
   // keep the first config and only update the image file name, which names the round.
   if (!gd.__config) gd.__config = data.config;
-  const filename = data.config.toImageButtonOptions.filename;
+  const imageOptions = data.config.toImageButtonOptions;
   loadPlotly(data.plotly).then((Plotly) =>
     Plotly.react(gd, figure.data, figure.layout, gd.__config).then(() => {
       if (gd._context && gd._context.toImageButtonOptions) {
-        gd._context.toImageButtonOptions.filename = filename;
+        // the file name names the round; the size and format follow the figure and the
+        // sidebar's choice (none of these rebuilds the graph)
+        gd._context.toImageButtonOptions = Object.assign({}, imageOptions);
       }
       if (gd.__bound) return;
       gd.__bound = true;
@@ -578,7 +638,10 @@ def chart(fig, state: State, view: str, *, key: str | None = None, on_select=Non
     served, Streamlit's st.plotly_chart draws the figure.
     """
     key = key or f"chart_{view}"
-    config = chart_config(state, view)
+    if state.present:  # presenter mode: larger type and markers, the light print theme
+        fig = figures.presented(fig)
+    config = chart_config(state, view, fmt=st.session_state.get("imgfmt", "PNG"),
+                          size=(fig.layout.width, fig.layout.height))
     url = _plotly_url() if live else None
     if url is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
         kwargs = dict(config=config, theme=None, width="stretch", key=key)

@@ -152,6 +152,9 @@ FIELDS: tuple[Field, ...] = (
     Field("leaf", int, -1, "Leaf", "view", -1, 1_000_000, 1,
           help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
     Field("showvalid", bool, False, "Show validation points", "view"),
+    Field("present", bool, False, "Presenter mode", "view",
+          help="For a projector: hides the controls, enlarges type and markers, and uses "
+               "the light print theme in every chart."),
 )
 
 BY_KEY: dict[str, Field] = {f.key: f for f in FIELDS}
@@ -185,6 +188,7 @@ class State:
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
     showvalid: bool = BY_KEY["showvalid"].default
+    present: bool = BY_KEY["present"].default
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> "State":
