@@ -1,0 +1,84 @@
+"""The figures of the mathematics pages: pure functions, finite numbers, the marks they promise."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from explorer import appdata, fit, leaves, math_figures as mf
+from explorer.data import make_toy
+
+
+@pytest.fixture(scope="module")
+def moons(warm_engine):
+    ds = make_toy("moons", n=200, noise=0.3, seed=1)
+    return fit(ds.X, ds.y, n_rounds=6, max_depth=3)
+
+
+@pytest.fixture(scope="module")
+def hessian(warm_engine):
+    ds = make_toy("moons", n=200, noise=0.3, seed=1)
+    return fit(ds.X, ds.y, n_rounds=6, max_depth=2, split="hessian", reg_lambda=0.5)
+
+
+def finite_json(fig) -> dict:
+    text = fig.to_json()
+    assert "NaN" not in text and "Infinity" not in text
+    return json.loads(text)
+
+
+def test_leaf_loss_marks_newton_and_exact(moons):
+    for m in (1, 6):
+        for node in appdata.leaves_of(moons, m):
+            story = leaves.leaf_story(moons, m, int(node))
+            fig = finite_json(mf.leaf_loss(moons, m, int(node), story=story))
+            names = " ".join(t.get("name", "") for t in fig["data"])
+            assert "Newton" in names and "Taylor" in names
+            if story["pure"]:
+                assert "exact" not in names and "no finite minimiser" in fig["layout"]["title"]["text"]
+            else:
+                assert "exact minimiser" in names
+                star = [t for t in fig["data"] if t.get("name") == "exact minimiser γ*"][0]
+                assert star["x"][0] == pytest.approx(story["exact"])
+
+
+def test_leaf_loss_round_zero_is_a_message(moons):
+    fig = finite_json(mf.leaf_loss(moons, 0, 0))
+    assert "Round 0" in fig["layout"]["annotations"][0]["text"]
+
+
+def test_split_scan_both_rules_and_chosen_split(moons, hessian):
+    for trace in (moons, hessian):
+        fig = finite_json(mf.split_scan(trace, 1, 0, feature_names=("a<b>", "c")))
+        assert len(fig["layout"]["shapes"]) == 2  # the root's split, in both rows
+        assert "a&lt;b&gt;" in json.dumps(fig) and "a<b>" not in json.dumps(fig)
+        names = {t.get("name") for t in fig["data"]}
+        assert {"squared-error reduction", "second-order gain"} <= names
+    leaf = int(appdata.leaves_of(moons, 1)[0])
+    fig = finite_json(mf.split_scan(moons, 1, leaf))
+    assert not fig["layout"].get("shapes")
+
+
+def test_compare_curves(moons, hessian):
+    fig = finite_json(mf.compare_curves(moons, hessian, 3, labels=("<i>A</i>", "B")))
+    assert len([t for t in fig["data"] if t.get("mode") == "lines"]) == 2
+    assert "<i>" not in json.dumps(fig)
+
+
+@pytest.mark.parametrize("name", ["sine", "steps", "plane"])
+def test_regression_figures(name, warm_engine):
+    ds = make_toy(name, n=120, seed=0)
+    tr = fit(ds.X, ds.y, loss="squared_error", n_rounds=5, max_depth=2)
+    for m in (0, 1, 5):
+        if ds.X.shape[1] == 1:
+            figure = mf.regression_line(tr, m)
+            finite_json(figure)
+            line = [t for t in figure.data if t.mode == "lines"][0]
+            assert line.line.shape == "hv"
+            bars = [t for t in figure.data if t.type == "bar"][0]
+            np.testing.assert_allclose(np.asarray(bars.y), tr.y - tr.raw[m], atol=1e-9)
+        else:
+            fig = finite_json(mf.regression_surface(tr, m, resolution=20))
+            assert fig["data"][0]["type"] == "heatmap"
