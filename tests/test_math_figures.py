@@ -75,7 +75,7 @@ def test_regression_figures(name, warm_engine):
         if ds.X.shape[1] == 1:
             figure = mf.regression_line(tr, m)
             finite_json(figure)
-            line = [t for t in figure.data if t.mode == "lines"][0]
+            line = [t for t in figure.data if t.type == "scatter" and t.mode == "lines"][0]
             assert line.line.shape == "hv"
             bars = [t for t in figure.data if t.type == "bar"][0]
             np.testing.assert_allclose(np.asarray(bars.y), tr.y - tr.raw[m], atol=1e-9)
