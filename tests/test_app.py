@@ -97,11 +97,21 @@ def test_every_page_opens_with_defaults(page):
         assert spec["layout"]["uirevision"]
 
 
-def test_slides_page_opens():
-    """The Slides page (exports, issue 5) runs through the same router and context."""
-    at = open_page("pages/slides.py")
+REGISTERED = re.findall(r'st\.Page\("(pages/[\w-]+\.py)"', (ROOT / "app.py").read_text())
+
+
+def test_the_router_registers_the_explorer_pages():
+    assert set(PAGES) <= set(REGISTERED) and REGISTERED[0] == PAGES[0]
+
+
+@pytest.mark.parametrize("page", REGISTERED)
+def test_every_registered_page_opens_without_an_exception(page):
+    """Every page app.py registers (other issues' pages too) runs through the same
+    router and context, with defaults and at a later round."""
+    at = open_page(page)
     assert_clean(at)
-    assert at.get("plotly_chart") and at.get("download_button")
+    at = open_page(page, round=5, rounds=20)
+    assert_clean(at)
 
 
 def test_default_model_page_content():
