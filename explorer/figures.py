@@ -110,7 +110,13 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
     layout["template"] = PRINT_TEMPLATE
     font = layout.setdefault("font", dict(FONT))
     font.setdefault("size", FONT["size"])
+    title = layout.get("title")
     _scale_fonts(layout, scale)
+    if isinstance(title, dict) and isinstance(title.get("font"), dict):
+        # titles are long sentences and plotly does not wrap them: grow them less
+        size = title["font"].get("size")
+        if size:
+            title["font"]["size"] = size / scale * (1 + (scale - 1) / 2)
     margin = layout.setdefault("margin", {})
     margin["t"] = int(margin.get("t", 56) * scale)
     if layout.get("height"):

@@ -272,7 +272,7 @@ _PRESENT_CSS = """<style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], .st-key-showvalid, .st-key-_w_leaf,
 .st-key-_w_sample { display: none !important; }
-.block-container { padding-top: 1.2rem; max-width: 100%; }
+.block-container { max-width: 100%; }
 .block-container h4 { font-size: 2rem; }
 .st-key-round_label p { font-size: 1.35rem; }
 </style>"""
@@ -288,9 +288,18 @@ def _sidebar_present() -> None:
     st.sidebar.header("Presenting")
     f = BY_KEY["present"]
     ss = st.session_state
-    if "present" not in ss and "present" in st.query_params:  # ?present=1 as well as =true
-        ss["present"] = f.parse(st.query_params.get("present"))
-    st.sidebar.toggle(f.label, key="present", bind="query-params", help=f.help)
+    # Kept in the URL by hand (as the selection is), not by bind="query-params": a bound
+    # toggle drops ?present=1, and the flag should accept 1 as well as true.
+    qp = st.query_params
+    if "present" not in ss:
+        ss["present"] = f.parse(qp.get("present"))
+    st.sidebar.toggle(f.label, key="present", help=f.help)
+    text = f.format(True) if ss["present"] else None
+    if qp.get("present") != text:
+        if text is None:
+            del qp["present"]
+        else:
+            qp["present"] = text
     st.sidebar.radio("Chart toolbar downloads", IMAGE_FORMATS, key="imgfmt",
                      horizontal=True,
                      help=f"The camera in each chart's toolbar saves it as a PNG "
