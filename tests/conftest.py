@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +44,16 @@ def moons_fit(warm_engine):
     train, valid = split(make_toy("moons", n=300, noise=0.3, seed=1), 0.2, 1)
     return fit(train.X, train.y, n_rounds=12, learning_rate=0.3, max_depth=3, subsample=0.8,
                random_state=0, X_valid=valid.X, y_valid=valid.y)
+
+
+def run_async(coroutine):
+    """Run a coroutine to completion on a thread of its own.
+
+    The session's Playwright browser keeps an event loop running in the main thread,
+    where asyncio.run() refuses to start another.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def free_port() -> int:

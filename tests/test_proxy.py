@@ -16,6 +16,7 @@ import pytest
 
 from benchmarks import load
 from deploy.run_cluster import start_cluster
+from conftest import run_async
 
 MAX_SESSIONS = 24  # all on one of two processes by chance: 2 ** -23
 
@@ -42,7 +43,7 @@ async def open_sessions(url: str) -> list[load.Session]:
 
 
 def test_sessions_spread_stick_and_step_correctly(cluster):
-    asyncio.run(_scenario(cluster))
+    run_async(_scenario(cluster))
 
 
 async def _scenario(cluster):

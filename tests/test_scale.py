@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from benchmarks import load
+from conftest import run_async
 
 # Twelve settings that exercise every path of the engine: both losses, depth-first and
 # best-first trees, subsampling, several seeds and a validation set.
@@ -96,9 +97,9 @@ def load_server(tmp_path_factory, warm_engine):
 
 
 def test_short_load_run_has_no_failure_and_fits_each_setting_once(load_server):
-    asyncio.run(load._warm(load_server.url))  # the engine warm-up and the default fit
+    run_async(load._warm(load_server.url))  # the engine warm-up and the default fit
     before = load_server.fits()
-    result = asyncio.run(load.run_level(load_server.url, 5, 6.0, think=0.15,
+    result = run_async(load.run_level(load_server.url, 5, 6.0, think=0.15,
                                         param_share=0.3, seed=1, rss=load_server.rss))
     fits = load_server.fits() - before + 1  # + the default setting, fitted by the warm-up
     assert result.failed == []
@@ -116,7 +117,7 @@ def test_short_load_run_has_no_failure_and_fits_each_setting_once(load_server):
 
 def test_sessions_on_the_same_setting_share_one_fit(load_server):
     """Eight sessions asking for the same new setting at once cause one fit."""
-    asyncio.run(load._warm(load_server.url))
+    run_async(load._warm(load_server.url))
     before = load_server.fits()
 
     async def one():
@@ -132,6 +133,6 @@ def test_sessions_on_the_same_setting_share_one_fit(load_server):
     async def all_at_once():
         return await asyncio.gather(*(one() for _ in range(8)))
 
-    shown = asyncio.run(all_at_once())
+    shown = run_async(all_at_once())
     assert shown == [(0.37, 3)] * 8
     assert load_server.fits() - before == 1
