@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh machine: `make app` and `make test`.
 PYTHON ?= python3
 
-.PHONY: install app test bench
+.PHONY: install app test bench load
 
 install:
 	$(PYTHON) -m pip install -q -r requirements.txt
@@ -20,3 +20,7 @@ test:
 bench: install
 	$(PYTHON) -m pip install -q -r requirements-dev.txt
 	$(PYTHON) benchmarks/bench_fit.py
+
+load: install
+	$(PYTHON) -m pip install -q -r requirements-dev.txt
+	$(PYTHON) benchmarks/load.py
