@@ -23,7 +23,7 @@ PAGES = [
     st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:", url_path="curves"),
     st.Page("pages/slides.py", title="Slides", icon=":material/slideshow:", url_path="slides"),
     st.Page("pages/leaf_maths.py", title="Leaf maths", icon=":material/functions:",
-            url_path="leaf-maths"),
+            url_path="leaf_maths"),
     st.Page("pages/splits.py", title="Splits", icon=":material/call_split:", url_path="splits"),
 ]
 

@@ -51,16 +51,19 @@ def forms(story, trace):
 def agreement_panel(ctx):
     ss = st.session_state
     st.markdown("##### Check: the same numbers as the reference implementation?")
-    if st.button("Compare this fit with the reference", key="agree_run",
-                 icon=":material/fact_check:",
-                 help="Refits the same data with scikit-learn (or xgboost for second-order "
-                      "trees) and reports the largest difference of F at every round."):
+    # A callback, not the button's return value: it runs once per click even when the
+    # run that follows is restarted (the router guard may rerun).
+    def check():
         session.mark_acted()
         try:
-            with st.spinner("Fitting the reference…"):
-                ss["_agreement"] = (ctx.key, agreement(ctx.trace))
+            ss["_agreement"] = (ctx.key, agreement(ctx.trace))
         except ReferenceUnavailable as error:
             ss["_agreement"] = (ctx.key, str(error))
+
+    st.button("Compare this fit with the reference", key="agree_run", on_click=check,
+              icon=":material/fact_check:",
+              help="Refits the same data with scikit-learn (or xgboost for second-order "
+                   "trees) and reports the largest difference of F at every round.")
     got = ss.get("_agreement")
     if not got or got[0] != ctx.key:
         st.caption("Nothing checked yet for these settings.")

@@ -1,0 +1,138 @@
+"""AppTest over the mathematics pages (Leaf maths, Splits) and the new fit settings (split
+rule, leaf rule, lambda, gamma, min child weight), plus one browser check."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_app import assert_clean, open_page, round_of  # noqa: F401  (fixtures via conftest)
+from test_browser import no_exception, open_app
+
+LEAF = "pages/leaf_maths.py"
+SPLITS = "pages/splits.py"
+
+
+@pytest.fixture(autouse=True)
+def _warm(warm_engine):
+    """AppTest runs the app in this process: compile numba once first."""
+
+
+def open_math(page: str, **query):
+    at = open_page(page, **query)
+    assert_clean(at)
+    return at
+
+
+def figures(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def text(at) -> str:
+    return " ".join([m.value for m in at.markdown] + [c.value for c in at.caption]
+                    + [x.value for x in at.latex] + [f"{m.label} {m.value}" for m in at.metric]
+                    + [w.value for w in at.warning] + [i.value for i in at.info])
+
+
+@pytest.mark.parametrize("page", [LEAF, SPLITS])
+def test_round_zero_says_there_is_no_tree(page):
+    at = open_math(page)
+    assert round_of(at) == 0
+    assert "Round 0 has no tree" in " ".join(i.value for i in at.info)
+
+
+def test_leaf_maths_numbers_and_chart():
+    at = open_math(LEAF, round=1)
+    assert round_of(at) == 1
+    (fig,) = figures(at)
+    names = " ".join(t.get("name", "") for t in fig["data"])
+    assert "Newton" in names and "Taylor" in names
+    body = text(at)
+    assert "Σr/Σh" in body and r"\sum_{i \in R} p_i (1 - p_i)" in body
+    assert r"|r_i|\,(1 - |r_i|)" in body  # the ±1 form beside the {0,1} form
+    assert any("F₀ = p / (1 − p)" in str(t.value) for t in at.table) or at.table
+
+
+def test_leaf_maths_every_leaf_last_round_and_pure_message():
+    at = open_math(LEAF, round=100)
+    assert round_of(at) == 100
+    box = at.selectbox(key="_w_leaf")
+    seen_pure = seen_exact = False
+    for leaf in box.options[1:]:
+        at.selectbox(key="_w_leaf").set_value(leaf if isinstance(leaf, int) else
+                                              int(str(leaf).split()[1])).run()
+        assert_clean(at)
+        body = text(at)
+        if "no finite minimiser" in body:
+            seen_pure = True
+        if "Exact γ*" in body and "none" not in [str(m.value) for m in at.metric]:
+            seen_exact = True
+    assert seen_exact or seen_pure
+
+
+def test_leaf_maths_changed_parameters_and_rules():
+    for query in (dict(round=2, leafrule="exact"), dict(round=2, leafrule="line-search"),
+                  dict(round=3, lr=0.5, depth=2), dict(round=2, split="hessian", lam=0.3)):
+        at = open_math(LEAF, **query)
+        assert round_of(at) == query["round"]
+        assert len(figures(at)) == 1
+
+
+def test_agreement_panel():
+    at = open_math(LEAF, round=2, rounds=5)
+    at.button(key="agree_run").click().run()
+    assert_clean(at)
+    assert "scikit" in text(at)
+    labels = [m.label for m in at.metric]
+    assert "Largest |ΔF|, training points" in labels
+    value = [m.value for m in at.metric if m.label.startswith("Largest |ΔF|, training")][0]
+    assert float(value) < 1e-6
+    at = open_math(LEAF, round=2, rounds=5, leafrule="mean")
+    at.button(key="agree_run").click().run()
+    assert_clean(at)
+    assert "No reference" in " ".join(i.value for i in at.info)
+
+
+def test_incompatible_settings_give_a_message():
+    at = open_page(LEAF, split="hessian", loss="exponential")
+    assert not at.exception
+    assert at.error and "log" in at.error[0].value
+    at = open_page(SPLITS, split="hessian", loss="exponential")
+    assert not at.exception and at.error
+
+
+def test_hessian_split_disables_what_does_not_apply():
+    at = open_page(SPLITS, split="hessian", round=1)
+    assert_clean(at)
+    for key in ("leafrule", "leaves", "minleaf", "subsample"):
+        assert at.sidebar.get("selectbox" if key == "leafrule" else "slider") is not None
+    assert at.selectbox(key="leafrule").disabled
+    assert at.slider(key="subsample").disabled
+    assert at.slider(key="lam").value == 1.0
+    at.slider(key="lam").set_value(2.0).run()
+    assert_clean(at)
+    assert "λ = 2" in text(at)
+
+
+def test_splits_page_both_rules_chosen_marked():
+    at = open_math(SPLITS, round=1)
+    (fig,) = figures(at)
+    names = {t.get("name") for t in fig["data"]}
+    assert {"squared-error reduction", "second-order gain"} <= names
+    assert fig["layout"]["shapes"]  # the chosen split
+    at.selectbox(key="splits_node").set_value(1).run()
+    assert_clean(at)
+    at = open_math(SPLITS, round=100, split="hessian")
+    assert round_of(at) == 100 and len(figures(at)) == 1
+
+
+def test_browser_leaf_maths(browser, app_server):
+    page = open_app(browser, app_server, "/leaf_maths?round=3", charts=0)
+    page.wait_for_selector("[data-testid=stPlotlyChart]")
+    page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
+    dialogs = page.locator("[role=dialog]")
+    assert dialogs.count() == 0, dialogs.first.inner_text()
+    no_exception(page)
+    assert page.get_by_text("Leaf maths").count() > 0
+    page.close()
