@@ -32,6 +32,9 @@ from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, UPLOAD, State
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 MAX_UPLOAD_MB = 5
+# One fit's record grows with points x rounds (about 100 bytes each); 30 sessions each
+# fitting this much measured 1.34 GB on the server (benchmarks/load.py --heavy).
+MAX_POINT_ROUNDS = 500_000
 
 # Everything a page needs for one run; stored in st.session_state by app.py.
 _CTX = "_ctx"
@@ -326,6 +329,10 @@ def setup() -> tuple[Context | None, str | None]:
     state = current_state()
     params = state.fit_params()
     params_key = tuple(sorted(params.items()))
+    if len(train.y) * state.rounds > MAX_POINT_ROUNDS:
+        return None, (f"{len(train.y):,} training points × {state.rounds} rounds is more than "
+                      f"this server fits for one setting ({MAX_POINT_ROUNDS:,} point-rounds): "
+                      "lower the number of points or the rounds.")
     cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
                                else (_fitted, _grid))
     try:
