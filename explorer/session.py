@@ -574,8 +574,10 @@ export default function (component) {
     Plotly.react(gd, figure.data, figure.layout, gd.__config).then(() => {
       if (gd._context && gd._context.toImageButtonOptions) {
         // the file name names the round; the size and format follow the figure and the
-        // sidebar's choice (none of these rebuilds the graph)
-        gd._context.toImageButtonOptions = Object.assign({}, imageOptions);
+        // sidebar's choice. Update the options object in place: a new object would
+        // differ from the config react is given, and plotly.js would rebuild the graph
+        // (WebGL contexts and all) at every step.
+        Object.assign(gd._context.toImageButtonOptions, imageOptions);
       }
       if (gd.__bound) return;
       gd.__bound = true;
