@@ -136,6 +136,31 @@ def test_next_and_previous_change_the_round(app_server, browser):
     page.close()
 
 
+def test_a_step_updates_the_charts_in_place(app_server, browser):
+    """The speed of a step rests on this: the same plotly graphs are updated (react), not
+    rebuilt, so no WebGL context is created again (software WebGL makes that slow)."""
+    page = open_app(browser, app_server, "/?round=3&n=1200", charts=2)
+    titles_at_round(page, 3)
+    page.evaluate("""() => {
+        document.querySelectorAll('.explorer-chart').forEach((d, i) => { d.__tag = i + 1; });
+        window.__contexts = 0;
+        const original = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (...args) {
+            if (String(args[0]).includes('webgl')) window.__contexts += 1;  // not heatmaps' 2d
+            return original.apply(this, args);
+        };
+    }""")
+    for m in (4, 5):
+        button(page, "next").click()
+        titles_at_round(page, m)
+    tags = page.evaluate("() => [...document.querySelectorAll('.explorer-chart')]"
+                         ".map(d => d.__tag || 0)")
+    assert tags and all(tags), f"a chart was rebuilt: {tags}"
+    assert page.evaluate("() => window.__contexts") == 0
+    no_exception(page)
+    page.close()
+
+
 def test_keyboard_shortcuts_step(app_server, browser):
     page = open_app(browser, app_server, "/curves?round=5")
     page.keyboard.press("PageDown")
