@@ -25,6 +25,7 @@ PAGES = [
     st.Page("pages/leaf_maths.py", title="Leaf maths", icon=":material/functions:",
             url_path="leaf_maths"),
     st.Page("pages/splits.py", title="Splits", icon=":material/call_split:", url_path="splits"),
+    st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
 ]
 
 page = st.navigation(PAGES, position="top")

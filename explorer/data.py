@@ -15,7 +15,7 @@ import io
 import operator
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -276,6 +276,19 @@ def _in_range(what, value, low, high):
 # --------------------------------------------------------------------------
 # Train / validation split
 # --------------------------------------------------------------------------
+
+def flip_labels(dataset: Dataset, fraction: float, seed: int = 0) -> Dataset:
+    """The dataset with a random ``fraction`` of its 0/1 labels flipped (label noise, outliers)."""
+    if dataset.task != "classification":
+        raise DataError("Only class labels can be flipped.")
+    if not 0.0 <= fraction <= 0.5:
+        raise DataError(f"The share of flipped labels must be in [0, 0.5]; got {fraction}.")
+    rng = np.random.RandomState(seed)
+    flip = rng.permutation(len(dataset.y))[:int(round(fraction * len(dataset.y)))]
+    y = dataset.y.copy()
+    y[flip] = 1.0 - y[flip]
+    return replace(dataset, y=y, name=f"{dataset.name} ({fraction:.0%} labels flipped)")
+
 
 def split(dataset: Dataset, valid_fraction: float = 0.2,
           seed: int = 0) -> tuple[Dataset, Dataset | None]:

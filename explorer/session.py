@@ -51,6 +51,7 @@ class Context:
     train: datamod.Dataset
     valid: datamod.Dataset | None
     key: str  # identifies data + parameters: uirevision of the charts, cache key
+    data_key: str = ""  # identifies the data alone
 
     @property
     def feature_names(self):
@@ -341,7 +342,24 @@ def setup() -> tuple[Context | None, str | None]:
         return None, f"These settings cannot be fitted: {error}"
     fit_key = f"{data_key}|{params_key}"
     grid = cached_grid(fit_key, trace)
-    return Context(state, trace, grid, train, held, fit_key), None
+    return Context(state, trace, grid, train, held, fit_key, data_key), None
+
+
+def variant(ctx: Context, state: State, flip: float = 0.0):
+    """Another setting's fit of the page's data, cached like the main fit (Compare page).
+
+    ``flip`` flips that share of the training labels first. Returns (trace, grid, key);
+    raises ValueError (DataError, DivergedError) when the setting cannot be fitted.
+    """
+    train = datamod.flip_labels(ctx.train, flip, seed=state.dseed) if flip else ctx.train
+    data_key = f"{ctx.data_key}|flip{flip:g}" if flip else ctx.data_key
+    params = state.fit_params()
+    params_key = tuple(sorted(params.items()))
+    cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
+                               else (_fitted, _grid))
+    trace = cached_fit(data_key, params_key, train, ctx.valid, params)
+    key = f"{data_key}|{params_key}"
+    return trace, cached_grid(key, trace), key
 
 
 def current_state() -> State:

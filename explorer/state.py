@@ -31,6 +31,21 @@ ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
 SPLITS = ("squared-error", "hessian")  # as shown and written in the URL
 ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian"}
 LEAF_RULES = ("newton", "mean", "exact", "line-search")
+# Ready-made pairs for the Compare page: what each side changes in the user's setting,
+# and the share of training labels flipped (the outliers AdaBoost's loss is sensitive to).
+COMPARISONS = {
+    "lr": ("learning rate 1.0 against 0.1", dict(lr=1.0), dict(lr=0.1), 0.0),
+    "depth": ("depth 1 against depth 3", dict(depth=1), dict(depth=3), 0.0),
+    "leafrule": ("Newton leaves against mean leaves", dict(leafrule="newton"),
+                 dict(leafrule="mean"), 0.0),
+    "split": ("squared-error splits against second-order (hessian) splits",
+              dict(split="squared-error", loss="log-loss"), dict(split="hessian", loss="log-loss"),
+              0.0),
+    "outliers": ("log-loss against exponential loss, 10% of labels flipped",
+                 dict(loss="log-loss", split="squared-error"),
+                 dict(loss="exponential", split="squared-error"), 0.1),
+}
+PAIRS = tuple(COMPARISONS)
 ENGINE_LEAF = {"newton": "newton", "mean": "mean", "exact": "exact",
                "line-search": "line_search"}
 LEAF_CHOICES = (0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64)
@@ -152,6 +167,8 @@ FIELDS: tuple[Field, ...] = (
     Field("leaf", int, -1, "Leaf", "view", -1, 1_000_000, 1,
           help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
     Field("showvalid", bool, False, "Show validation points", "view"),
+    Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
+          help="The two settings the Compare page fits on the same data."),
     Field("present", bool, False, "Presenter mode", "view",
           help="For a projector: hides the controls, enlarges type and markers, and uses "
                "the light print theme in every chart."),
@@ -188,6 +205,7 @@ class State:
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
     showvalid: bool = BY_KEY["showvalid"].default
+    pair: str = BY_KEY["pair"].default
     present: bool = BY_KEY["present"].default
 
     @classmethod
@@ -244,6 +262,11 @@ class State:
         if self.leafrule != BY_KEY["leafrule"].default:
             params["leaf"] = ENGINE_LEAF[self.leafrule]
         return params
+
+    def compared(self) -> tuple["State", "State", float]:
+        """The Compare page's two settings (this one, changed as the pair says) and flip share."""
+        _, a, b, flip = COMPARISONS[self.pair]
+        return replace(self, **a), replace(self, **b), flip
 
     @property
     def is_hessian(self) -> bool:
