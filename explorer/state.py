@@ -31,19 +31,22 @@ ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
 SPLITS = ("squared-error", "hessian")  # as shown and written in the URL
 ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian"}
 LEAF_RULES = ("newton", "mean", "exact", "line-search")
-# Ready-made pairs for the Compare page: what each side changes in the user's setting,
-# and the share of training labels flipped (the outliers AdaBoost's loss is sensitive to).
+# Ready-made pairs for the Compare page: a title, each side's name and what it changes
+# in the user's setting, and the share of training labels flipped (the outliers the
+# exponential loss is sensitive to).
 COMPARISONS = {
-    "lr": ("learning rate 1.0 against 0.1", dict(lr=1.0), dict(lr=0.1), 0.0),
-    "depth": ("depth 1 against depth 3", dict(depth=1), dict(depth=3), 0.0),
-    "leafrule": ("Newton leaves against mean leaves", dict(leafrule="newton"),
-                 dict(leafrule="mean"), 0.0),
-    "split": ("squared-error splits against second-order (hessian) splits",
-              dict(split="squared-error", loss="log-loss"), dict(split="hessian", loss="log-loss"),
+    "lr": ("learning rate 1.0 against 0.1", ("ν = 1.0", dict(lr=1.0)), ("ν = 0.1", dict(lr=0.1)),
+           0.0),
+    "depth": ("depth 1 against depth 3", ("depth 1", dict(depth=1)), ("depth 3", dict(depth=3)),
               0.0),
+    "leafrule": ("Newton leaves against mean leaves", ("Newton leaves", dict(leafrule="newton")),
+                 ("mean leaves", dict(leafrule="mean")), 0.0),
+    "split": ("squared-error splits against second-order (hessian) splits",
+              ("squared-error splits", dict(split="squared-error", loss="log-loss")),
+              ("hessian splits", dict(split="hessian", loss="log-loss")), 0.0),
     "outliers": ("log-loss against exponential loss, 10% of labels flipped",
-                 dict(loss="log-loss", split="squared-error"),
-                 dict(loss="exponential", split="squared-error"), 0.1),
+                 ("log-loss", dict(loss="log-loss", split="squared-error")),
+                 ("exponential loss", dict(loss="exponential", split="squared-error")), 0.1),
 }
 PAIRS = tuple(COMPARISONS)
 ENGINE_LEAF = {"newton": "newton", "mean": "mean", "exact": "exact",
@@ -263,10 +266,11 @@ class State:
             params["leaf"] = ENGINE_LEAF[self.leafrule]
         return params
 
-    def compared(self) -> tuple["State", "State", float]:
-        """The Compare page's two settings (this one, changed as the pair says) and flip share."""
-        _, a, b, flip = COMPARISONS[self.pair]
-        return replace(self, **a), replace(self, **b), flip
+    def compared(self) -> tuple[tuple[str, "State"], tuple[str, "State"], float]:
+        """The Compare page's two (name, setting) sides, each this one changed as the pair
+        says, and the share of labels flipped."""
+        _, (name_a, a), (name_b, b), flip = COMPARISONS[self.pair]
+        return (name_a, replace(self, **a)), (name_b, replace(self, **b)), flip
 
     @property
     def is_hessian(self) -> bool:

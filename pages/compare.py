@@ -1,30 +1,40 @@
 """Compare page: two settings side by side on the same data, one round control."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from explorer import figures, math_figures, session
-from explorer.state import COMPARISONS
+from explorer.state import BY_KEY, COMPARISONS
 
 ctx = session.page_context("Compare: two settings on the same data, round by round")
 
 
 def body(ctx):
-    st.selectbox("Comparison", list(COMPARISONS), key="pair", bind="query-params",
+    # kept in the URL by hand, as the presenter flag: a bound select box lost ?pair= on load
+    ss, qp = st.session_state, st.query_params
+    if "pair" not in ss:
+        ss["pair"] = BY_KEY["pair"].parse(qp.get("pair"))
+    st.selectbox("Comparison", list(COMPARISONS), key="pair",
                  format_func=lambda key: COMPARISONS[key][0], on_change=session.mark_acted,
                  help="Each side is your setting from the sidebar, changed as the pair says.")
+    if ss["pair"] == BY_KEY["pair"].default:
+        qp.pop("pair", None)
+    else:
+        qp["pair"] = ss["pair"]
     m = session.round_bar(ctx)
-    s = session.view_state(ctx, m)
-    a, b, flip = s.compared()
+    # the pair as just drawn: the context was read before this page's first select box
+    s = replace(session.view_state(ctx, m), pair=st.session_state["pair"])
+    *sides, flip = s.compared()
+    labels = [name for name, _ in sides]
     fits = []
-    for side in (a, b):
+    for name, side in sides:
         try:
             fits.append(session.variant(ctx, side, flip))
         except ValueError as error:
-            st.error(f"{COMPARISONS[s.pair][0]}: this setting cannot be fitted: "
+            st.error(f"{session.md_escape(name)}: this setting cannot be fitted: "
                      f"{session.md_escape(str(error))}", icon=":material/error:")
             return
-    labels = [COMPARISONS[s.pair][0].split(" against ")[0],
-              COMPARISONS[s.pair][0].split(" against ")[1].split(",")[0]]
     if flip:
         st.caption(f"{flip:.0%} of the training labels are flipped on both sides: the points "
                    "the exponential loss weighs by e^(−yF) pull its boundary much harder.")

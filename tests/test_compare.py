@@ -32,10 +32,11 @@ def test_every_pair_draws_two_maps_and_the_curves(warm_engine, pair):
 
 def test_pairs_change_only_what_they_name():
     state = State(lr=0.3, depth=2)
-    a, b, flip = replace_pair(state, "depth")
+    (_, a), (_, b), flip = replace_pair(state, "depth")
     assert (a.depth, b.depth, a.lr, b.lr, flip) == (1, 3, 0.3, 0.3, 0.0)
-    a, b, flip = replace_pair(state, "outliers")
+    (name_a, a), (name_b, b), flip = replace_pair(state, "outliers")
     assert (a.loss, b.loss, flip) == ("log-loss", "exponential", 0.1)
+    assert (name_a, name_b) == ("log-loss", "exponential loss")
 
 
 def replace_pair(state, pair):
