@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from . import losses, second_order
-from .losses import LOG_LOSS, SQUARED_ERROR
+from .losses import SQUARED_ERROR
 from .trace import Trace, step
 from .tree import LEAF, NODE, apply, grow_best_first, grow_depth_first, presort, restrict_order
 
