@@ -232,9 +232,11 @@ def _f32(a) -> np.ndarray:
     return _finite(a).astype(np.float32)
 
 
-def _selected_ring(x, y, label: str) -> dict:
-    return dict(type="scatter", x=[float(_finite(x))], y=[float(_finite(y))], mode="markers",
-                name=label, hoverinfo="skip", showlegend=True,
+def _selected_ring(x, y, label: str, n_points: int = 0) -> dict:
+    """A ring around the selected sample, of the points' kind so that it is drawn above
+    them (plotly draws WebGL traces over SVG ones)."""
+    return dict(type=_scatter_type(n_points), x=[float(_finite(x))], y=[float(_finite(y))],
+                mode="markers", name=label, hoverinfo="skip", showlegend=True,
                 marker=dict(symbol="circle-open", size=22, color=INK, line=dict(width=3.5)))
 
 
@@ -302,7 +304,7 @@ def probability_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "
                             line=dict(color=CLASS_COLORS[c], width=2)),
                 hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
-        data.append(_selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}"))
+        data.append(_selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     title = title or f"Model after round {m}: p(x) = {_p_label(trace, m)}(x)"
     return _figure(data, _layout(title, height, uirevision,
                                  **_plane_layout(grid, feature_names)))
@@ -344,7 +346,7 @@ def residual_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
                            "<extra></extra>"),
     ]
     if sample is not None and 0 <= sample < len(r):
-        data.append(_selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}"))
+        data.append(_selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
     nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
     title = f"Residuals after round {m}: r = {_residual_name(trace)} ({nxt})"
     return _figure(data, _layout(title, height, uirevision,
@@ -433,7 +435,8 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
         marker=dict(size=40, color=gammas, cmin=-vmax, cmax=vmax, colorscale=DIVERGING,
                     opacity=0.0, colorbar=_colorbar("leaf value γ"))))
     if sample is not None and 0 <= sample < len(trace.y):
-        data.append(_selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}"))
+        data.append(_selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
+                                   len(trace.y)))
     kind = "Newton value" if appdata.leaf_rule(trace) == "newton" else "value"
     title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
     return _figure(data, _layout(title, height, uirevision, shapes=shapes, annotations=notes,
