@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import free_port  # noqa: E402  (one implementation for tests and harness)
+from benchmarks.load import free_port, stop_process  # noqa: E402  (shared with the harness)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -87,19 +87,10 @@ def start_server(log: Path, timeout: float = 120.0) -> Server:
         except OSError:
             pass
         if time.monotonic() > deadline:
-            stop_server(process)
+            stop_process(process)
             raise RuntimeError(f"streamlit did not become healthy:\n{log.read_text()[-3000:]}")
         time.sleep(0.1)
     return Server(url, process, started, log)
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=5)
 
 
 @pytest.fixture(scope="session")
@@ -108,7 +99,7 @@ def app_server(tmp_path_factory, warm_engine):
     process loads the compiled kernels from numba's disk cache instead of compiling."""
     server = start_server(tmp_path_factory.mktemp("server") / "streamlit.log")
     yield server
-    stop_server(server.process)
+    stop_process(server.process)
 
 
 @pytest.fixture(scope="session")
