@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import losses
+from .tree import apply
 
 GRID_RESOLUTION = 100
 MARGIN = 0.08  # fraction of the data's range added around it on the plane
@@ -116,17 +117,9 @@ def boundary_lines(xs, ys, F, level: float = 0.0) -> tuple[list, list]:
 
 def tree_leaf_of(tree, X) -> np.ndarray:
     """Node id of the leaf of ``tree`` each row of X falls in (float32 x <= threshold goes left)."""
-    X32 = np.asarray(X, dtype=np.float32)
-    node = np.zeros(len(X32), dtype=np.int64)
-    rows = np.arange(len(X32))
-    for _ in range(int(tree["depth"].max()) + 1):
-        inner = tree["left"][node] >= 0
-        if not inner.any():
-            break
-        feature = np.where(inner, tree["feature"][node], 0)
-        go_left = X32[rows, feature] <= tree["threshold"][node]
-        node = np.where(inner, np.where(go_left, tree["left"][node], tree["right"][node]), node)
-    return node
+    leaf = np.empty(len(X), dtype=np.int64)
+    apply(tree, np.ascontiguousarray(X, dtype=np.float32), leaf)  # the engine's own walk
+    return leaf
 
 
 def tree_on_grid(trace, m: int, grid: Grid) -> np.ndarray:
