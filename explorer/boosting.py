@@ -17,6 +17,7 @@ The whole loop runs in one compiled call; Python only checks the input, draws
 scikit-learn's random numbers and wraps the record in a Trace.
 """
 
+import inspect
 import numbers
 import threading
 
@@ -166,8 +167,7 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
                  nodes=nodes, offsets=offsets, rho=rho if leaf == "line_search" else None)
 
 
-_DEFAULTS = dict(max_leaves=None, subsample=1.0, min_samples_leaf=1, min_samples_split=2,
-                 leaf="newton", reg_lambda=1.0, gamma=0.0, min_child_weight=1.0)
+_DEFAULTS = {name: p.default for name, p in inspect.signature(fit).parameters.items()}
 
 
 def _check_split_options(hessian, *, loss, max_depth, **options):
