@@ -17,18 +17,21 @@ from . import losses
 from .tree import apply
 
 GRID_RESOLUTION = 100
+LINE_RESOLUTION = 600  # points along the axis of a one-input fit
 MARGIN = 0.08  # fraction of the data's range added around it on the plane
 
 
 @dataclass(frozen=True, eq=False)
 class Grid:
-    """A regular grid over the plane and F_m on it for every round.
+    """A regular grid over the plane (or the line, for one input) and F_m on it for every round.
 
     Attributes
     ----------
-    xs, ys : 1-D arrays, the grid's coordinates along each feature
-    lo, hi : (x, y) corners of the plane shown
-    F : (n_rounds + 1, len(ys), len(xs)) float32, F_m at every grid point
+    xs, ys : 1-D arrays, the grid's coordinates along each feature; ys is None for a
+        fit with one input (a line)
+    lo, hi : (x, y) corners of the plane shown (y is 0 on a line)
+    F : (n_rounds + 1, len(ys), len(xs)) float32, F_m at every grid point, or
+        (n_rounds + 1, len(xs)) on a line
     equal_aspect : bool, True when both features have comparable ranges, so that
         the plane is drawn square with one unit the same length on both axes
     """
@@ -41,7 +44,13 @@ class Grid:
     equal_aspect: bool = True
 
     @property
+    def is_line(self) -> bool:
+        return self.ys is None
+
+    @property
     def points(self) -> np.ndarray:
+        if self.is_line:
+            return self.xs[:, None]
         gx, gy = np.meshgrid(self.xs, self.ys)
         return np.column_stack([gx.ravel(), gy.ravel()])
 
@@ -67,13 +76,23 @@ def square_bounds(lo, hi, max_ratio: float = 3.0):
     return (cx - half, cy - half), (cx + half, cy + half), True
 
 
-def make_grid(trace, resolution: int = GRID_RESOLUTION) -> Grid:
-    """F_m on a resolution x resolution grid for every round m (one pass over the trees)."""
-    lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
-    xs = np.linspace(lo[0], hi[0], resolution)
-    ys = np.linspace(lo[1], hi[1], resolution)
+def make_grid(trace, resolution: int | None = None) -> Grid:
+    """F_m for every round m on a resolution x resolution grid over the plane, or at
+    ``resolution`` points along the axis of a one-input fit (one pass over the trees)."""
+    if trace.X.shape[1] == 1:
+        column = [a for a in (trace.X, trace.X_valid) if a is not None]
+        lo, hi = plane_bounds(*[np.column_stack([a, np.zeros(len(a))]) for a in column])
+        lo, hi = (lo[0], 0.0), (hi[0], 0.0)
+        xs = np.linspace(lo[0], hi[0], resolution or LINE_RESOLUTION)
+        ys, equal = None, False
+        F = trace.staged_decision_function(xs[:, None])
+    else:
+        lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
+        xs = np.linspace(lo[0], hi[0], resolution or GRID_RESOLUTION)
+        ys = np.linspace(lo[1], hi[1], resolution or GRID_RESOLUTION)
+        F = trace.staged_decision_grid(xs, ys)
     # float32 halves the cache; the exact numbers are shown from the trace itself
-    F = np.clip(trace.staged_decision_grid(xs, ys), -1e30, 1e30).astype(np.float32)
+    F = np.clip(F, -1e30, 1e30).astype(np.float32)
     F.setflags(write=False)
     return Grid(xs, ys, lo, hi, F, equal)
 
@@ -123,11 +142,11 @@ def tree_leaf_of(tree, X) -> np.ndarray:
 
 
 def tree_on_grid(trace, m: int, grid: Grid) -> np.ndarray:
-    """nu * tree m on the grid, (len(ys), len(xs)), exactly as the engine adds it."""
+    """nu * tree m on the grid, shaped as one round of grid.F, exactly as the engine adds it."""
     tree = trace.tree(m)
     leaf = tree_leaf_of(tree, grid.points)
     step = trace.learning_rate * tree["value"][leaf]
-    return step.reshape(len(grid.ys), len(grid.xs))
+    return step.reshape(grid.F.shape[1:])
 
 
 # --- f0 ------------------------------------------------------------------------------
@@ -139,8 +158,10 @@ def f0_summary(trace) -> dict:
     Keys: n_pos, n_neg, n, pbar, ybar (mean of the +-1 labels), f0 (the engine's),
     from_counts (log(N+/N-), halved for the exponential loss), from_pm
     (log((1 + ybar)/(1 - ybar)), halved likewise), half (True for exponential),
-    p0 (the probability at f0).
+    p0 (the probability at f0). A regression's f0 is its mean target (regression_f0).
     """
+    if not trace.is_classifier:
+        return regression_f0(trace)
     y = trace.y
     n = int(len(y))
     n_pos = int(np.count_nonzero(y == 1.0))
@@ -155,6 +176,14 @@ def f0_summary(trace) -> dict:
     return dict(n_pos=n_pos, n_neg=n_neg, n=n, pbar=pbar, ybar=ybar, f0=float(trace.f0),
                 from_counts=from_counts, from_pm=from_pm, half=half,
                 p0=float(trace.link(np.array([trace.f0]))[0]))
+
+
+def regression_f0(trace) -> dict:
+    """f0 of squared error: the mean target. Keys: n, sum_y, mean (sum_y / n, recomputed),
+    f0 (the engine's)."""
+    y = np.asarray(trace.y, dtype=np.float64)
+    return dict(n=int(len(y)), sum_y=float(y.sum()), mean=float(y.sum() / len(y)),
+                f0=float(trace.f0))
 
 
 # --- leaves --------------------------------------------------------------------------
@@ -273,7 +302,8 @@ def ledger(trace, i: int) -> dict:
 
     round; leaf (node id in tree m, -1 at round 0); in_bag (None without subsampling);
     residual (r fitted by tree m, that is r at F_(m-1); NaN-free: 0 at round 0);
-    gamma (its leaf's value; 0 at round 0); update (nu * gamma); F (F_m); p (p_m).
+    gamma (its leaf's value; 0 at round 0); update (nu * gamma); F (F_m); p (p_m; None
+    for a regression).
     """
     M = trace.n_rounds
     rounds = np.arange(M + 1)
@@ -288,7 +318,8 @@ def ledger(trace, i: int) -> dict:
     F = np.asarray(trace.raw[:, i], dtype=np.float64)
     in_bag = None if trace.in_bag is None else np.asarray(trace.in_bag[:, i], dtype=bool)
     return dict(round=rounds, leaf=leaf, in_bag=in_bag, residual=fitted, gamma=gamma,
-                update=trace.learning_rate * gamma, F=F, p=trace.link(F),
+                update=trace.learning_rate * gamma, F=F,
+                p=trace.link(F) if trace.is_classifier else None,
                 y=float(trace.y[i]), x=np.asarray(trace.X[i], dtype=np.float64))
 
 

@@ -56,7 +56,7 @@ __all__ = [
 
 # name -> (figures function, what a storyboard's title calls it)
 VIEWS = {
-    "model": (figures.probability_map, "The model p(class 1)"),
+    "model": (figures.model_view, "The model"),
     "residuals": (figures.residual_map, "The residuals"),
     "tree": (figures.tree_regions, "Tree m on the plane"),
 }
@@ -115,12 +115,15 @@ def _check_view(view: str) -> None:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}.")
 
 
-def _draw(trace, view, m, grid, feature_names, classes, height=PLANE_SIZE[1], **extra):
+def _draw(trace, view, m, grid, feature_names, classes, target_name="y", height=PLANE_SIZE[1],
+          **extra):
     _check_view(view)
     draw = VIEWS[view][0]
     options = dict(feature_names=feature_names, height=height, **extra)
     if view != "residuals":  # the residual map has no classes to name
         options["classes"] = classes
+    if view == "model":
+        options["target_name"] = target_name
     return draw(trace, m, grid, **options)
 
 
@@ -137,7 +140,7 @@ def _shared_range(trace, view: str, rounds) -> dict:
 
 
 def view_figure(trace, view: str, m: int, grid: appdata.Grid | None = None, *,
-                feature_names=("x1", "x2"), classes=None) -> go.Figure:
+                feature_names=("x1", "x2"), classes=None, target_name="y") -> go.Figure:
     """One view at round m, as exported on its own (print template, fixed size).
 
     Parameters
@@ -148,12 +151,13 @@ def view_figure(trace, view: str, m: int, grid: appdata.Grid | None = None, *,
         The round, 0..trace.n_rounds.
     grid : appdata.Grid, optional
         The grid predictions (made from the trace when not given).
-    feature_names, classes
-        As in :mod:`explorer.figures`.
+    feature_names, classes, target_name
+        As in :mod:`explorer.figures` (the target's name labels a regression's model).
     """
     check_rounds(trace, [m])
     grid = grid if grid is not None else appdata.make_grid(trace)
-    return for_export(_draw(trace, view, m, grid, feature_names, classes), PLANE_SIZE)
+    return for_export(_draw(trace, view, m, grid, feature_names, classes, target_name),
+                      PLANE_SIZE)
 
 
 # --- rounds --------------------------------------------------------------------------
@@ -321,7 +325,8 @@ def _params_line(trace) -> str:
 
 
 def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | None = None, *,
-               feature_names=("x1", "x2"), classes=None, title: str | None = None,
+               feature_names=("x1", "x2"), classes=None, target_name="y",
+               title: str | None = None,
                data_label: str | None = None) -> go.Figure:
     """One view at several rounds in a grid of panels, with one shared colour scale.
 
@@ -333,8 +338,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
         The rounds, each in 0..trace.n_rounds, one panel each, in this order.
     grid : appdata.Grid, optional
         The grid predictions (made from the trace when not given).
-    feature_names, classes
-        As in :mod:`explorer.figures`.
+    feature_names, classes, target_name
+        As in :mod:`explorer.figures` (the target's name labels a regression's model).
     title : str, optional
         The storyboard's title; by default the view and the rounds.
     data_label : str, optional
@@ -351,7 +356,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
     rounds = check_rounds(trace, rounds)
     grid = grid if grid is not None else appdata.make_grid(trace)
     shared = _shared_range(trace, view, rounds)
-    panels = [_draw(trace, view, m, grid, feature_names, classes, **shared).to_plotly_json()
+    panels = [_draw(trace, view, m, grid, feature_names, classes, target_name,
+                    **shared).to_plotly_json()
               for m in rounds]
     coloraxis = _share_colours(panels)
 
@@ -402,7 +408,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
 
 def animation(trace, view: str, rounds: Sequence[int] | None = None,
               grid: appdata.Grid | None = None, *, feature_names=("x1", "x2"), classes=None,
-              frame_ms: int = 500) -> go.Figure:
+              target_name="y", frame_ms: int = 500) -> go.Figure:
     """The rounds of a fit as plotly frames, with a slider and a play button.
 
     Parameters
@@ -413,8 +419,8 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
         One frame each; by default :func:`animation_rounds`. The tree view has no
         tree at round 0, so round 0 is left out of its frames.
     grid : appdata.Grid, optional
-    feature_names, classes
-        As in :mod:`explorer.figures`.
+    feature_names, classes, target_name
+        As in :mod:`explorer.figures` (the target's name labels a regression's model).
     frame_ms : int
         Time each frame is shown while playing.
 
@@ -428,7 +434,7 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
     if view == "tree":
         rounds = [m for m in rounds if m > 0] or [1]
     grid = grid if grid is not None else appdata.make_grid(trace)
-    specs = [_draw(trace, view, m, grid, feature_names, classes).to_plotly_json()
+    specs = [_draw(trace, view, m, grid, feature_names, classes, target_name).to_plotly_json()
              for m in rounds]
     # A frame replaces the title, and the shapes and labels (the tree view's leaves).
     frames = [dict(name=str(m), data=data,

@@ -12,7 +12,14 @@ one validated call (:func:`_figure`): plotly's incremental ``add_trace`` /
 step of the round redraws several charts.
 
 Colours: class 0 is blue, class 1 is orange, everywhere. Diverging scales use
-the same two hues, so "orange" always means "towards class 1".
+the same two hues, so "orange" always means "towards class 1". A regression's
+target and F share one sequential scale (VALUE_SCALE).
+
+The views are drawn on the plane of two inputs; a regression with one input
+draws the same ideas along its axis (``grid.is_line``): the model as the
+staircase F_m(x) over the points, the residuals against x, tree m as its leaf
+values over the residuals it fits. :func:`model_view` and :func:`tree_view`
+choose the drawing for a fit.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ PROBA_SCALE = [[0.0, "#7fb0e0"], [0.25, "#c4daf1"], [0.5, "#f7f7f7"],
 # Signed quantities (residuals, leaf values, F): saturated blue - white - orange.
 DIVERGING = [[0.0, "#174a85"], [0.2, "#4f8cc9"], [0.4, "#bcd5ee"], [0.5, "#f4f4f4"],
              [0.6, "#f9c99a"], [0.8, "#e8822a"], [1.0, "#a34a00"]]
+# A regression's target values and F: sequential, light to dark (no sign to show).
+VALUE_SCALE = "Viridis"
 FONT_FAMILY = "Inter, Segoe UI, Helvetica, Arial, sans-serif"
 FONT = dict(family=FONT_FAMILY, size=15, color=INK)
 BIG = 1e6  # any displayed magnitude is clipped to this
@@ -211,6 +220,8 @@ def _p_label(trace, m) -> str:
 
 
 def _residual_name(trace) -> str:
+    if not trace.is_classifier:
+        return "y − F"
     return "ỹ·e<sup>−ỹF</sup>" if trace.loss == "exponential" else "y − p"
 
 
@@ -310,6 +321,116 @@ def probability_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "
                                  **_plane_layout(grid, feature_names)))
 
 
+def _value_range(trace, grid) -> tuple[float, float]:
+    """One range for a regression's targets and F at every round: steps keep their scale."""
+    values = [np.asarray(trace.y, float), grid.F.ravel()]
+    if trace.y_valid is not None:
+        values.append(np.asarray(trace.y_valid, float))
+    lo = min(float(_finite(v).min()) for v in values)
+    hi = max(float(_finite(v).max()) for v in values)
+    pad = max(hi - lo, 1e-9) * 0.06
+    return lo - pad, hi + pad
+
+
+def regression_line(trace, m: int, grid: appdata.Grid, *, feature_names=("x",),
+                    target_name="y", show_valid: bool = False, sample: int | None = None,
+                    height: int = 560, uirevision=None, title: str | None = None) -> go.Figure:
+    """View 1 for one input: the staircase F_m(x) over the points (x, y), and each
+    point's residual y − F_m as a bar from F_m to y (what tree m + 1 fits).
+
+    Training points and their bars carry the point's index in ``customdata[0]``.
+    """
+    x, y = trace.X[:, 0], trace.y
+    F = trace.raw[m]
+    idx = np.arange(len(y))
+    fname, tname = _esc(feature_names[0]), _esc(target_name)
+    lo, hi = _value_range(trace, grid)
+    span = grid.hi[0] - grid.lo[0]
+    data = [
+        dict(type="bar", x=_f32(x), y=_f32(y - F), base=_f32(F), name=f"residual y − F<sub>{m}</sub>",
+             marker=dict(color=ORANGE, opacity=0.5, line=dict(width=0)),
+             width=max(span / max(len(x), 1) * 0.5, span * 1e-3), customdata=idx,
+             hovertemplate="sample #%{customdata}<br>y − F = %{y:.4g}<extra></extra>"),
+        dict(type=_scatter_type(len(y)), x=_f32(x), y=_f32(y), mode="markers",
+             name="training points", customdata=idx,
+             marker=dict(color=INK, size=_marker_size(len(y)) - 2),
+             hovertemplate=f"sample #%{{customdata}}<br>{fname} = %{{x:.4g}}<br>"
+                           f"{tname} = %{{y:.4g}}<extra></extra>"),
+    ]
+    if show_valid and trace.X_valid is not None:
+        data.append(dict(
+            type=_scatter_type(len(y)), x=_f32(trace.X_valid[:, 0]), y=_f32(trace.y_valid),
+            mode="markers", name="validation points",
+            customdata=np.full(len(trace.y_valid), -1),
+            marker=dict(symbol="diamond-open", color=VALID_COLOR, size=_marker_size(len(y))),
+            hovertemplate=f"validation point<br>{tname} = %{{y:.4g}}<extra></extra>"))
+    data.append(dict(type="scatter", x=grid.xs, y=_f32(grid.F[m]), mode="lines",
+                     name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3),
+                     hovertemplate="F = %{y:.4g}<extra></extra>"))
+    if sample is not None and 0 <= sample < len(y):
+        data.append(_selected_ring(x[sample], y[sample], f"sample #{sample}", len(y)))
+    title = title or f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals y − F<sub>{m}</sub>"
+    return _figure(data, _layout(
+        title, height, uirevision, barmode="overlay", hovermode="closest",
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=fname)),
+        yaxis=dict(range=[lo, hi], title=dict(text=tname))))
+
+
+def regression_surface(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"),
+                       target_name="y", show_valid: bool = False, sample: int | None = None,
+                       height: int = 560, uirevision=None,
+                       title: str | None = None) -> go.Figure:
+    """View 1 for two inputs: F_m on the plane as a heat map, the points coloured by y on
+    the same scale (a point that stands out from its background is badly fitted).
+
+    Training points carry their index in ``customdata[0]``, validation points -1.
+    """
+    X, y = trace.X, trace.y
+    lo, hi = _value_range(trace, grid)
+    tname = _esc(target_name)
+    size = _marker_size(len(y))
+    # one scale stated on each coloured trace (a storyboard moves them onto one axis)
+    scale = dict(colorscale=VALUE_SCALE, cmin=lo, cmax=hi, showscale=False)
+    data = [
+        dict(type="heatmap", x=grid.xs, y=grid.ys, z=_f32(grid.F[m]), colorscale=VALUE_SCALE,
+             zmin=lo, zmax=hi, colorbar=_colorbar(f"F, {tname}"), name="F",
+             hovertemplate="F = %{z:.4g}<extra></extra>"),
+        dict(type=_scatter_type(len(y)), x=_f32(X[:, 0]), y=_f32(X[:, 1]), mode="markers",
+             name=f"training points (colour: {tname})",
+             customdata=_f32(np.column_stack([np.arange(len(y)), y, trace.raw[m]])),
+             marker=dict(color=_f32(y), size=size, line=dict(color="white", width=1), **scale),
+             hovertemplate=f"sample #%{{customdata[0]}}<br>{tname} = %{{customdata[1]:.4g}}"
+                           "<br>F = %{customdata[2]:.4g}<extra></extra>"),
+    ]
+    if show_valid and trace.X_valid is not None:
+        data.append(dict(
+            type=_scatter_type(len(y)), x=_f32(trace.X_valid[:, 0]),
+            y=_f32(trace.X_valid[:, 1]), mode="markers", name="validation points",
+            customdata=_f32(np.column_stack([np.full(len(trace.y_valid), -1),
+                                             trace.y_valid])),
+            marker=dict(symbol="diamond", color=_f32(trace.y_valid), size=size + 2,
+                        line=dict(color=VALID_COLOR, width=2), **scale),
+            hovertemplate=f"validation point<br>{tname} = %{{customdata[1]:.4g}}"
+                          "<extra></extra>"))
+    if sample is not None and 0 <= sample < len(y):
+        data.append(_selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
+    title = title or f"Model after round {m}: F<sub>{m}</sub>(x) on the plane"
+    return _figure(data, _layout(title, height, uirevision,
+                                 **_plane_layout(grid, feature_names)))
+
+
+def model_view(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"), classes=None,
+               target_name="y", **options) -> go.Figure:
+    """View 1 for any fit: the probability map of a classifier, the staircase of a
+    one-input regression, the surface of a two-input one."""
+    if trace.is_classifier:
+        return probability_map(trace, m, grid, feature_names=feature_names, classes=classes,
+                               **options)
+    draw = regression_line if grid.is_line else regression_surface
+    return draw(trace, m, grid, feature_names=feature_names, target_name=target_name,
+                **options)
+
+
 # --- 2. residuals --------------------------------------------------------------------
 
 
@@ -334,8 +455,14 @@ def residual_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     X = trace.X
     scale = residual_scale(trace, r) if scale is None else max(float(_finite(scale)), 1e-12)
     size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
-    data = [
-        _boundary(grid, grid.F[m], color=MUTED, width=1.5, dash="dot"),
+    nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
+    title = f"Residuals after round {m}: r = {_residual_name(trace)} ({nxt})"
+    if grid.is_line:
+        return _residual_line(trace, m, grid, r, scale, feature_names[0], sample, title,
+                              height, uirevision)
+    data = [] if not trace.is_classifier else [
+        _boundary(grid, grid.F[m], color=MUTED, width=1.5, dash="dot")]
+    data += [
         dict(type=_scatter_type(len(r)), x=_f32(X[:, 0]), y=_f32(X[:, 1]), mode="markers",
              name=_residual_name(trace), showlegend=False,
              customdata=_f32(np.column_stack([np.arange(len(r)), r])),
@@ -347,10 +474,30 @@ def residual_map(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     ]
     if sample is not None and 0 <= sample < len(r):
         data.append(_selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
-    nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
-    title = f"Residuals after round {m}: r = {_residual_name(trace)} ({nxt})"
     return _figure(data, _layout(title, height, uirevision,
                                  **_plane_layout(grid, feature_names)))
+
+
+def _residual_line(trace, m, grid, r, scale, name, sample, title, height, uirevision):
+    """The residuals of a one-input fit against x, coloured as on the plane."""
+    x = trace.X[:, 0]
+    data = [dict(type=_scatter_type(len(r)), x=_f32(x), y=_f32(r), mode="markers",
+                 name=_residual_name(trace), showlegend=False,
+                 customdata=_f32(np.column_stack([np.arange(len(r)), r])),
+                 marker=dict(color=_f32(r), cmin=-scale, cmid=0.0, cmax=scale,
+                             colorscale=DIVERGING, size=_marker_size(len(r)),
+                             line=dict(color="rgba(60,60,60,0.45)", width=0.6),
+                             colorbar=_colorbar(f"r = {_residual_name(trace)}")),
+                 hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
+                               "<extra></extra>")]
+    if sample is not None and 0 <= sample < len(r):
+        data.append(_selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
+    reach = 1.1 * max(float(np.abs(r).max()), scale)
+    return _figure(data, _layout(
+        title, height, uirevision,
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=_esc(name))),
+        yaxis=dict(range=[-reach, reach], title=dict(text=f"r = {_residual_name(trace)}"),
+                   zeroline=True, zerolinecolor=MUTED, zerolinewidth=1.5)))
 
 
 # --- 3. tree m on the plane ----------------------------------------------------------
@@ -369,6 +516,9 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     if m < 1:
         return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
                             height)
+    if grid.is_line:
+        return tree_line(trace, m, grid, feature_names=feature_names, leaf=leaf, sample=sample,
+                         height=height, uirevision=uirevision, vmax=vmax)
     tree = trace.tree(m)
     boxes = trace.regions(m, grid.lo, grid.hi)
     values = _finite(tree["value"])
@@ -376,7 +526,7 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     if vmax is None:
         vmax = float(np.max(np.abs(values[is_leaf])))
     vmax = max(float(_finite(vmax)), 1e-12)
-    shapes, notes, cx, cy, node_ids, gammas, hover = [], [], [], [], [], [], []
+    shapes, notes, cx, cy, node_ids, hover = [], [], [], [], [], []
     n_visible = sum(1 for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"])
     text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
     selected = None
@@ -394,9 +544,7 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
         cx.append((x0 + x1) / 2)
         cy.append((y0 + y1) / 2)
         node_ids.append(node)
-        gammas.append(g)
-        hover.append(f"leaf {node} (click to select)<br>n = {int(tree['n'][node])}"
-                     f"<br>γ = {_num(g, 6)}<br>ν·γ = {_num(trace.learning_rate * g, 6)}")
+        hover.append(_leaf_hover(trace, m, node))
         if n_visible <= 40:
             notes.append(dict(x=cx[-1], y=cy[-1], text=f"γ = {_signed(g)}", showarrow=False,
                               font=dict(size=text_size, color=INK),
@@ -408,16 +556,15 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
                             fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4))
     if selected is not None:
         shapes.append(selected)
-    names = class_names(classes)
     size = max(_marker_size(len(trace.y)) - 1, 3)
     in_bag = np.ones(len(trace.y), bool) if trace.in_bag is None else trace.in_bag[m]
     data = []
-    for c in (0, 1):
-        idx = np.flatnonzero((trace.y == c) & in_bag)
+    for name, color, members in _point_groups(trace, classes):
+        idx = np.flatnonzero(members & in_bag)
         data.append(dict(
             type=_scatter_type(len(trace.y)), x=_f32(trace.X[idx, 0]), y=_f32(trace.X[idx, 1]),
-            mode="markers", name=names[c], customdata=np.column_stack([-1 - idx, idx]),
-            marker=dict(color=CLASS_COLORS[c], size=size, line=dict(color="white", width=0.8)),
+            mode="markers", name=name, customdata=np.column_stack([-1 - idx, idx]),
+            marker=dict(color=color, size=size, line=dict(color="white", width=0.8)),
             hovertemplate="sample #%{customdata[1]}<extra></extra>"))
     if trace.in_bag is not None:
         out = np.flatnonzero(~in_bag)
@@ -428,12 +575,7 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
             marker=dict(symbol="circle-open", color=MUTED, size=size, line=dict(width=1)),
             hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
     n_leaves = len(node_ids)
-    data.append(dict(
-        type="scatter", x=cx, y=cy, mode="markers",
-        customdata=np.column_stack([node_ids, gammas]) if node_ids else None,
-        hovertext=hover, hoverinfo="text", name="leaf value γ", showlegend=False,
-        marker=dict(size=40, color=gammas, cmin=-vmax, cmax=vmax, colorscale=DIVERGING,
-                    opacity=0.0, colorbar=_colorbar("leaf value γ"))))
+    data.append(_leaf_marks(trace, m, node_ids, cx, cy, vmax, hover))
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(_selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
@@ -441,6 +583,109 @@ def tree_regions(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2"
     title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
     return _figure(data, _layout(title, height, uirevision, shapes=shapes, annotations=notes,
                                  **_plane_layout(grid, feature_names)))
+
+
+def _point_groups(trace, classes):
+    """(legend name, colour, mask) of the training points: one group per class, or all
+    of a regression's points in one."""
+    if not trace.is_classifier:
+        return [("training points", INK, np.ones(len(trace.y), bool))]
+    names = class_names(classes)
+    return [(names[c], CLASS_COLORS[c], trace.y == c) for c in (0, 1)]
+
+
+def _leaf_marks(trace, m, nodes, xs, ys, vmax, hover):
+    """Invisible markers at the leaves' label positions: hover text, a click selects the
+    leaf (its node id in ``customdata[0]``), and they carry the leaf-value colour bar."""
+    gammas = [float(_finite(trace.tree(m)["value"][k])) for k in nodes]
+    return dict(type="scatter", x=xs, y=ys, mode="markers",
+                customdata=np.column_stack([nodes, gammas]) if len(nodes) else None,
+                hovertext=hover, hoverinfo="text", name="leaf value γ", showlegend=False,
+                marker=dict(size=40, color=gammas, cmin=-vmax, cmax=vmax,
+                            colorscale=DIVERGING, opacity=0.0,
+                            colorbar=_colorbar("leaf value γ")))
+
+
+def _leaf_hover(trace, m, node) -> str:
+    tree = trace.tree(m)
+    g = float(_finite(tree["value"][node]))
+    return (f"leaf {node} (click to select)<br>n = {int(tree['n'][node])}"
+            f"<br>γ = {_num(g, 6)}<br>ν·γ = {_num(trace.learning_rate * g, 6)}")
+
+
+def tree_line(trace, m: int, grid: appdata.Grid, *, feature_names=("x",),
+              leaf: int | None = None, sample: int | None = None, height: int = 560,
+              uirevision=None, vmax: float | None = None) -> go.Figure:
+    """View 3 for one input: tree m's leaf values γ over the residuals r_(m-1) it fits.
+
+    Each leaf is an interval of x; its value is drawn as a step at height γ, the
+    selected leaf's interval shaded. Points carry -1 - index in ``customdata[0]``
+    and the leaf marks their node id, as in :func:`tree_regions`.
+    """
+    if m < 1:
+        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
+                            height)
+    tree = trace.tree(m)
+    values = _finite(tree["value"])
+    is_leaf = tree["left"] < 0
+    if vmax is None:
+        vmax = float(np.max(np.abs(values[is_leaf])))
+    vmax = max(float(_finite(vmax)), 1e-12)
+    x = trace.X[:, 0]
+    r = _finite(trace.residual(m - 1))
+    in_bag = np.ones(len(r), bool) if trace.in_bag is None else trace.in_bag[m]
+    size = max(_marker_size(len(r)) - 1, 3)
+    data = []
+    for name, members, marker in (
+            (f"r = y − F<sub>{m - 1}</sub> (what tree {m} fits)", in_bag,
+             dict(color=MUTED, size=size, opacity=0.8)),
+            (f"not in tree {m}'s subsample", ~in_bag,
+             dict(symbol="circle-open", color=MUTED, size=size, line=dict(width=1)))):
+        idx = np.flatnonzero(members)
+        if len(idx) or members is in_bag:
+            data.append(dict(type=_scatter_type(len(r)), x=_f32(x[idx]), y=_f32(r[idx]),
+                             mode="markers", name=name, marker=marker,
+                             customdata=np.column_stack([-1 - idx, idx]),
+                             hovertemplate="sample #%{customdata[1]}<br>r = %{y:.4f}"
+                                           "<extra></extra>"))
+    boxes = trace.regions(m, grid.lo, grid.hi)
+    shapes, notes, cx, cy, nodes, hover = [], [], [], [], [], []
+    sx, sy = [], []
+    for b in boxes:
+        node, x0, x1 = int(b["node"]), float(b["x0"]), float(b["x1"])
+        if not x1 > x0:
+            continue
+        g = float(values[node])
+        sx += [x0, x1, None]
+        sy += [g, g, None]
+        cx.append((x0 + x1) / 2)
+        cy.append(g)
+        nodes.append(node)
+        hover.append(_leaf_hover(trace, m, node))
+        if node == leaf:
+            shapes.append(dict(type="rect", x0=x0, x1=x1, y0=0, y1=1, yref="paper",
+                               layer="below", fillcolor="rgba(230,115,11,0.12)",
+                               line=dict(width=0)))
+        if len(boxes) <= 12:
+            notes.append(dict(x=cx[-1], y=g, text=f"γ = {_signed(g)}", showarrow=False,
+                              yshift=14, font=dict(size=13, color=INK),
+                              bgcolor="rgba(255,255,255,0.8)",
+                              bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                              borderwidth=2 if node == leaf else 0))
+    data.append(dict(type="scatter", x=sx, y=sy, mode="lines", name=f"tree {m}: leaf value γ",
+                     line=dict(color=ORANGE, width=4), hoverinfo="skip"))
+    data.append(_leaf_marks(trace, m, nodes, cx, cy, vmax, hover))
+    if sample is not None and 0 <= sample < len(r):
+        data.append(_selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
+    reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
+    kind = "Newton value" if appdata.leaf_rule(trace) == "newton" else "value"
+    title = (f"Tree {m} over the residuals it fits: {len(nodes)} leaves (intervals of x), "
+             f"each at its {kind} γ")
+    return _figure(data, _layout(
+        title, height, uirevision, shapes=shapes, annotations=notes,
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=_esc(feature_names[0]))),
+        yaxis=dict(range=[-reach, reach], title=dict(text="r, γ"), zeroline=True,
+                   zerolinecolor=MUTED)))
 
 
 def leaf_value_range(trace, rounds) -> float:
@@ -465,6 +710,8 @@ def update_panels(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2
     if m < 1:
         return empty_figure(f"Round 0: F₀(x) = f₀ = {_num(trace.f0, 5)} everywhere. "
                             "Step to round 1 to see the first update.", height)
+    if grid.is_line:
+        return _update_line(trace, m, grid, feature_names[0], height, uirevision)
     before = _finite(grid.F[m - 1])
     step = _finite(appdata.tree_on_grid(trace, m, grid))
     after = _finite(grid.F[m])
@@ -503,6 +750,29 @@ def update_panels(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2
     return _figure(data, layout)
 
 
+def _update_line(trace, m, grid, name, height, uirevision) -> go.Figure:
+    """The update of a one-input fit: F_(m-1), nu times tree m, and F_m along x."""
+    step = _f32(appdata.tree_on_grid(trace, m, grid))
+    nu = _num(trace.learning_rate)
+    data = [
+        dict(type="scatter", x=grid.xs, y=_f32(grid.F[m - 1]), mode="lines",
+             name=f"F<sub>{m - 1}</sub>(x)", line=dict(color=MUTED, width=2.5, dash="dot"),
+             hovertemplate=f"F<sub>{m - 1}</sub> = %{{y:.4g}}<extra></extra>"),
+        dict(type="scatter", x=grid.xs, y=step, mode="lines", name=f"ν · tree {m}(x) (ν = {nu})",
+             line=dict(color=ORANGE, width=2.5), fill="tozeroy",
+             fillcolor="rgba(230,115,11,0.15)",
+             hovertemplate="ν·γ = %{y:.4g}<extra></extra>"),
+        dict(type="scatter", x=grid.xs, y=_f32(grid.F[m]), mode="lines",
+             name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3),
+             hovertemplate=f"F<sub>{m}</sub> = %{{y:.4g}}<extra></extra>"),
+    ]
+    return _figure(data, _layout(
+        f"The update at round {m}: F<sub>{m}</sub> = F<sub>{m - 1}</sub> + ν · tree {m}",
+        height, uirevision, hovermode="x",
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=_esc(name))),
+        yaxis=dict(title=dict(text="F"), zeroline=True, zerolinecolor=MUTED)))
+
+
 # --- 5. loss and accuracy against rounds ---------------------------------------------
 
 
@@ -533,21 +803,29 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
             marker=dict(size=14, color=color, line=dict(color="white", width=2)),
             hovertemplate=f"round {m}: %{{y:.4f}}<extra>{name}</extra>"))
     xrange = [-0.5, trace.n_rounds + 0.5]
-    loss_name = trace.loss.replace("_", "-")
+    # a regression has no accuracy: its loss takes the whole width
+    panels = ("", "2") if trace.is_classifier else ("",)
+    loss_name = ("½(y − F)²" if trace.loss == "squared_error"
+                 else trace.loss.replace("_", "-"))
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref=f"x{s}", yref=f"y{s} domain",
-                   line=dict(color=ORANGE, width=2)) for s in ("", "2")]
+                   line=dict(color=ORANGE, width=2)) for s in panels]
+    width = 0.45 if trace.is_classifier else 1.0
     notes = [dict(text=t, x=x, y=1.0, xref="paper", yref="paper", xanchor="center",
                   yanchor="bottom", showarrow=False, font=dict(size=17))
-             for t, x in ((f"Mean {loss_name}", 0.225), ("Accuracy", 0.775))]
+             for t, x in ((f"Mean {loss_name}", width / 2), ("Accuracy", 0.775))[:len(panels)]]
+    axes = dict(xaxis=dict(domain=[0.0, width], range=xrange, title=dict(text="round m"),
+                           anchor="y"),
+                yaxis=dict(anchor="x", rangemode="tozero"))
+    if trace.is_classifier:
+        axes.update(xaxis2=dict(domain=[0.55, 1.0], range=xrange, title=dict(text="round m"),
+                                anchor="y2"),
+                    yaxis2=dict(anchor="x2", range=[0, 1.02]))
+    what = "Loss and accuracy" if trace.is_classifier else "Loss"
     layout = _layout(
-        f"Loss and accuracy by round (round {m} marked; click a point to go there)", height,
+        f"{what} by round (round {m} marked; click a point to go there)", height,
         uirevision, hovermode="x", shapes=shapes, annotations=notes,
         margin=dict(l=10, r=10, t=80, b=10),
-        legend=dict(orientation="h", x=0, y=-0.3, yanchor="top"),
-        xaxis=dict(domain=[0.0, 0.45], range=xrange, title=dict(text="round m"), anchor="y"),
-        yaxis=dict(anchor="x", rangemode="tozero"),
-        xaxis2=dict(domain=[0.55, 1.0], range=xrange, title=dict(text="round m"), anchor="y2"),
-        yaxis2=dict(anchor="x2", range=[0, 1.02]))
+        legend=dict(orientation="h", x=0, y=-0.3, yanchor="top"), **axes)
     return _figure(data, layout)
 
 
@@ -658,7 +936,10 @@ def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, heig
     """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked."""
     L = ledger if ledger is not None else appdata.ledger(trace, i)
     rounds = L["round"]
-    F, p = _finite(L["F"]), _finite(L["p"])
+    F = _finite(L["F"])
+    if L["p"] is None:
+        return _target_trajectory(trace, i, m, rounds, F, float(L["y"]), height, uirevision)
+    p = _finite(L["p"])
     data = [
         dict(type="scatter", x=rounds, y=F, mode="lines", name="F<sub>m</sub> (left axis)",
              line=dict(color=INK, width=2.5), customdata=rounds,
@@ -686,3 +967,24 @@ def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, heig
                     side="right", showgrid=False, anchor="x", tickmode="array",
                     tickvals=[0, 0.25, 0.5, 0.75, 1]))
     return _figure(data, layout)
+
+
+def _target_trajectory(trace, i, m, rounds, F, y, height, uirevision) -> go.Figure:
+    """A regression sample's F_m against rounds, closing on its target y."""
+    data = [
+        dict(type="scatter", x=rounds, y=F, mode="lines", name="F<sub>m</sub>",
+             line=dict(color=INK, width=2.5), customdata=rounds,
+             hovertemplate="round %{x}: F = %{y:.4f}<extra></extra>"),
+        dict(type="scatter", x=[rounds[0], rounds[-1]], y=[y, y], mode="lines",
+             name=f"target y = {_num(y)}", line=dict(color=ORANGE, width=2, dash="dash"),
+             hoverinfo="skip"),
+        dict(type="scatter", x=[m], y=[F[m]], mode="markers", showlegend=False,
+             marker=dict(size=13, color=INK), hoverinfo="skip"),
+    ]
+    shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
+                   line=dict(color=ORANGE, width=1.5))]
+    return _figure(data, _layout(
+        f"Sample #{i}: F by round, and its target y", height, uirevision, hovermode="x",
+        shapes=shapes, legend=dict(orientation="h", x=0, y=-0.35, yanchor="top"),
+        xaxis=dict(title=dict(text="round m"), range=[-0.5, trace.n_rounds + 0.5]),
+        yaxis=dict(title=dict(text="F<sub>m</sub>"))))

@@ -2,8 +2,8 @@
 
 Leaf maths (a leaf's loss, its Taylor quadratic, the Newton step and the exact
 minimiser), the split scan (gain against threshold for both split rules), the
-comparison of two fits (overlaid loss curves) and regression (the staircase
-F_m(x) over the points, or the surface on the plane).
+and the comparison of two fits (overlaid loss curves). The regression views are
+the model's own (:mod:`explorer.figures`).
 
 Like :mod:`explorer.figures`: no Streamlit, numbers from the trace and from
 :mod:`explorer.leaves` / :mod:`explorer.splits`, every array through ``_finite``
@@ -16,8 +16,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import leaves, splits
-from .figures import (BLUE, DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, _colorbar,
-                      _esc, _figure, _finite, _layout, _num, empty_figure)
+from .figures import (BLUE, INK, MUTED, ORANGE, _esc, _figure, _finite, _layout, _num,
+                      empty_figure)
 
 GREEN = "#2e8b57"
 
@@ -177,70 +177,4 @@ def compare_curves(trace_a, trace_b, m: int, *, labels=("A", "B"), height: int =
                      xaxis=dict(title=dict(text="round m")),
                      yaxis=dict(title=dict(text="mean loss")),
                      margin=dict(l=10, r=10, t=56, b=110))
-    return _figure(data, layout)
-
-
-# --- regression ------------------------------------------------------------------------
-
-
-def regression_line(trace, m: int, *, feature_name="x", target_name="y", height: int = 460,
-                    resolution: int = 400, uirevision=None) -> go.Figure:
-    """One input: the staircase F_m(x) over the points (x, y), residuals y − F_m as bars."""
-    x = trace.X[:, 0]
-    lo, hi = float(x.min()), float(x.max())
-    span = max(hi - lo, 1e-9)
-    xs = np.linspace(lo - 0.03 * span, hi + 0.03 * span, resolution)
-    F_line = trace.decision_function(xs[:, None], m)
-    F_pts = trace.raw[m]
-    r = trace.y - F_pts
-    fname, tname = _esc(feature_name), _esc(target_name)
-    data = [
-        dict(type="bar", x=_finite(x), y=_finite(r), base=_finite(F_pts),
-             name=f"residual y − F<sub>{m}</sub>", marker=dict(color=ORANGE, opacity=0.45),
-             width=span / max(len(x), 1) * 0.6,
-             hovertemplate="residual %{y:.4g}<extra></extra>"),
-        dict(type="scatter", x=_finite(x), y=_finite(trace.y), mode="markers", name="points",
-             marker=dict(color=TRAIN_COLOR, size=6),
-             hovertemplate=f"{fname} = %{{x:.4g}}<br>{tname} = %{{y:.4g}}<extra></extra>"),
-        dict(type="scatter", x=_finite(xs), y=_finite(F_line), mode="lines",
-             name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3, shape="hv"),
-             hovertemplate="F = %{y:.4g}<extra></extra>"),
-    ]
-    layout = _layout(f"F<sub>{m}</sub>(x) after round {m}, and what tree {m + 1} would fit",
-                     height, uirevision, xaxis=dict(title=dict(text=fname)),
-                     yaxis=dict(title=dict(text=tname)), barmode="overlay",
-                     margin=dict(l=10, r=10, t=56, b=100))
-    return _figure(data, layout)
-
-
-def regression_surface(trace, m: int, *, feature_names=("x1", "x2"), target_name="y",
-                       resolution: int = 80, height: int = 520, uirevision=None) -> go.Figure:
-    """Two inputs: F_m on the plane as a heat map, the points coloured by y."""
-    X = trace.X
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    span = np.maximum(hi - lo, 1e-9)
-    xs = np.linspace(lo[0] - 0.05 * span[0], hi[0] + 0.05 * span[0], resolution)
-    ys = np.linspace(lo[1] - 0.05 * span[1], hi[1] + 0.05 * span[1], resolution)
-    gx, gy = np.meshgrid(xs, ys)
-    Z = trace.decision_function(np.column_stack([gx.ravel(), gy.ravel()]), m)
-    Z = Z.reshape(gx.shape)
-    y = trace.y
-    cmin, cmax = float(min(Z.min(), y.min())), float(max(Z.max(), y.max()))
-    if not cmax > cmin:
-        cmax = cmin + 1.0
-    names = [_esc(n) for n in feature_names]
-    data = [
-        dict(type="heatmap", x=_finite(xs), y=_finite(ys), z=_finite(Z), coloraxis="coloraxis",
-             hovertemplate="F = %{z:.4g}<extra></extra>"),
-        dict(type="scatter", x=_finite(X[:, 0]), y=_finite(X[:, 1]), mode="markers",
-             name="points (colour: y)",
-             marker=dict(color=_finite(y), coloraxis="coloraxis", size=8,
-                         line=dict(color=INK, width=1)),
-             hovertemplate=_esc(target_name) + " = %{marker.color:.4g}<extra></extra>"),
-    ]
-    layout = _layout(f"F<sub>{m}</sub> on the plane after round {m}", height, uirevision,
-                     xaxis=dict(title=dict(text=names[0])),
-                     yaxis=dict(title=dict(text=names[1])),
-                     coloraxis=dict(colorscale=DIVERGING, cmin=cmin, cmax=cmax,
-                                    colorbar=_colorbar("F, y")))
     return _figure(data, layout)

@@ -28,7 +28,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from . import appdata, data as datamod, figures, fit, warmup
-from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, UPLOAD, State
+from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 MAX_UPLOAD_MB = 5
@@ -60,6 +60,16 @@ class Context:
     @property
     def classes(self):
         return self.train.classes or ("0", "1")
+
+    @property
+    def target_name(self) -> str:
+        return self.train.target_name
+
+    @property
+    def names(self) -> dict:
+        """The names a figure's labels take: features, classes and target."""
+        return dict(feature_names=self.feature_names, classes=self.classes,
+                    target_name=self.target_name)
 
     @property
     def data_label(self) -> str:
@@ -178,7 +188,10 @@ def _field_widget(key: str, container=st, disabled: bool = False) -> None:
     if key in ("split", "leafrule"):
         container.selectbox(f.label, f.choices, **common)
     elif key == "data":
+        # plain names: a bound select box writes its shown text into the URL
         container.selectbox(f.label, DATASETS, **common)
+    elif key == "task":
+        container.radio(f.label, TASKS, horizontal=True, **common)
     elif key == "loss":
         container.radio(f.label, LOSSES, horizontal=True, **common)
     elif key == "leaves":
@@ -193,14 +206,21 @@ def _field_widget(key: str, container=st, disabled: bool = False) -> None:
                          float(f.step), **common)
 
 
+_NO_FEATURE = "(none: one input)"
+
+
 def _sidebar_data() -> tuple[object, object, str] | str:
     """Data controls; returns (train, valid, data key) or an error message."""
     st.sidebar.header("Data")
     _field_widget("data", st.sidebar)
     ss = st.session_state
     if ss["data"] != UPLOAD:
+        # one list holds both tasks' sets: the set decides the task, said under it
+        regression = ss["data"] in TOY_SETS["regression"]
+        st.sidebar.caption("Regression: predict the number y from x (squared error)."
+                           if regression else "Classification: two classes.")
         for key in ("n", "noise", "balance"):
-            _field_widget(key, st.sidebar)
+            _field_widget(key, st.sidebar, disabled=key == "balance" and regression)
         c1, c2 = st.sidebar.columns(2)
         with c1:
             _field_widget("dseed")
@@ -211,10 +231,13 @@ def _sidebar_data() -> tuple[object, object, str] | str:
                         int(ss["dseed"]), float(ss["valid"]))
         except (datamod.DataError, ValueError) as error:
             return str(error)
+    _field_widget("task", st.sidebar)
+    regression = ss.get("task") == "regression"
     upload = st.sidebar.file_uploader(
         f"CSV file (at most {MAX_UPLOAD_MB} MB)", type=["csv", "txt", "tsv"], key="upload_file",
         help="A header row, then one row per point; comma, semicolon or tab separated. "
-             "Choose two numeric feature columns and a label column with two classes.")
+             "Choose two numeric feature columns (one is enough for a regression) and a "
+             "label column: two classes, or the numbers to predict.")
     c1, c2 = st.sidebar.columns(2)
     with c1:
         _field_widget("dseed")
@@ -233,17 +256,21 @@ def _sidebar_data() -> tuple[object, object, str] | str:
     numeric = list(table.numeric_columns)
     default_label = columns[-1]
     features = [c for c in numeric if c != default_label][:2] or columns[:2]
+    second = (numeric or columns) + ([_NO_FEATURE] if regression else [])
     choices = {"up_x": (numeric or columns, features[0] if features else columns[0]),
-               "up_y": (numeric or columns, features[1] if len(features) > 1 else columns[-1]),
+               "up_y": (second, features[1] if len(features) > 1 else second[-1]),
                "up_label": (columns, default_label)}
     for key, (options, default) in choices.items():
         if ss.get(key) not in options:
             ss[key] = default
     st.sidebar.selectbox("Feature on the x axis", choices["up_x"][0], key="up_x")
-    st.sidebar.selectbox("Feature on the y axis", choices["up_y"][0], key="up_y")
-    st.sidebar.selectbox("Label (two classes)", columns, key="up_label")
+    st.sidebar.selectbox("Feature on the y axis", second, key="up_y")
+    st.sidebar.selectbox("Target (numbers)" if regression else "Label (two classes)", columns,
+                         key="up_label")
+    chosen = [ss["up_x"]] + ([] if ss["up_y"] == _NO_FEATURE else [ss["up_y"]])
     try:
-        ds = datamod.to_dataset(table, [ss["up_x"], ss["up_y"]], ss["up_label"])
+        ds = datamod.to_dataset(table, chosen, ss["up_label"],
+                                task="regression" if regression else "classification")
         train, held = datamod.split(ds, float(ss["valid"]), int(ss["dseed"]))
     except (datamod.DataError, ValueError) as error:
         return str(error)
@@ -251,12 +278,17 @@ def _sidebar_data() -> tuple[object, object, str] | str:
         datamod.dataset_hash(held) if held is not None else "")
 
 
-def _sidebar_fit() -> None:
+def _sidebar_fit(regression: bool) -> None:
     st.sidebar.header("Boosting")
-    _field_widget("loss", st.sidebar)
+    if regression:
+        st.sidebar.markdown("Loss: squared error ½(y − F)²")
+        # second-order trees here are xgboost's for the log-loss
+        st.session_state["split"] = BY_KEY["split"].default
+    else:
+        _field_widget("loss", st.sidebar)
     for key in ("rounds", "lr", "depth"):
         _field_widget(key, st.sidebar)
-    _field_widget("split", st.sidebar)
+    _field_widget("split", st.sidebar, disabled=regression)
     hessian = st.session_state.get("split") == "hessian"
     # Second-order (xgboost exact) trees have no leaf limit, subsample, minimum leaf
     # size or leaf rule: those controls are disabled (and ignored by State.fit_params).
@@ -320,7 +352,7 @@ def setup() -> tuple[Context | None, str | None]:
     preload_charts()
     _warm()
     got = _sidebar_data()
-    _sidebar_fit()
+    _sidebar_fit(current_state().is_regression)
     _sidebar_present()
     st.sidebar.caption("Every setting is in the page's address: copy the link to share "
                        "this exact view.")
@@ -392,7 +424,7 @@ def page_context(title: str) -> Context:
     else:
         limit = f"≤ {s.leaves} leaves, " if s.leaves else ""
         rule = f"{limit}min {s.minleaf} per leaf{sub}, {s.leafrule} leaves"
-    st.caption(f"{md_escape(ctx.data_label)} · {s.loss}, M = {s.rounds}, ν = {s.lr:g}, "
+    st.caption(f"{md_escape(ctx.data_label)} · {s.loss_name}, M = {s.rounds}, ν = {s.lr:g}, "
                f"depth ≤ {s.depth}, {rule}, seed {s.seed}")
     return ctx
 
@@ -806,6 +838,8 @@ def metrics_row(ctx: Context, m: int) -> None:
              ("Validation loss", "valid_loss", "inverse", "{:.4f}"),
              ("Train accuracy", "train_accuracy", "normal", "{:.1%}"),
              ("Validation accuracy", "valid_accuracy", "normal", "{:.1%}")]
+    if not ctx.trace.is_classifier:  # a regression has a loss, not an accuracy
+        items = items[:2]
     cols = st.columns(len(items))
     for col, (label, key, color, form) in zip(cols, items):
         if now[key] is None:
@@ -819,8 +853,15 @@ def metrics_row(ctx: Context, m: int) -> None:
 
 
 def f0_block(ctx: Context) -> None:
-    """View 6: f0 = log(N+/N-) with the counts, and the same number from the +-1 form."""
+    """View 6: f0 = log(N+/N-) with the counts, and the same number from the +-1 form
+    (a regression's: the mean target)."""
     f = appdata.f0_summary(ctx.trace)
+    if not ctx.trace.is_classifier:
+        st.latex(r"f_0 = \arg\min_c \sum_i \tfrac12 (y_i - c)^2 = \frac{1}{N}\sum_i y_i = "
+                 r"\frac{" + fmt(f["sum_y"]) + "}{" + str(f["n"]) + "} = " + fmt(f["mean"]))
+        st.caption(f"The mean of the {f['n']} training targets: the derivative "
+                   f"−Σ(yᵢ − c) is zero there. The engine's f₀ = {fmt(f['f0'], 12)}.")
+        return
     half = r"\tfrac{1}{2}\," if f["half"] else ""
     two = "2" if f["half"] else ""
     st.latex(r"f_0 = \arg\min_c \sum_i L(y_i, c) = " + half + r"\log\frac{N_+}{N_-} = "
@@ -863,9 +904,11 @@ def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> 
                      + r"} h_i + \lambda}" + numbers)
             st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
                        f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
-        elif f["rule"] == "mean":
-            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i" + numbers)
-            st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
+        elif f["rule"] == "mean" or not tr.is_classifier:
+            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} (y_i - " + F + ")" + numbers)
+            st.caption("The mean residual. With squared error every hessian is 1, so the "
+                       "Newton step Σr / Σh is this same mean." if not tr.is_classifier else
+                       "Leaf rule: mean residual (a plain gradient step, no Newton step).")
         elif tr.loss == "exponential":
             st.latex(r"\gamma = \frac{\sum_{" + R + r"} \tilde y_i\, e^{-\tilde y_i " + F + "}}"
                      r"{\sum_{" + R + r"} e^{-\tilde y_i " + F + "}}" + numbers)
@@ -889,8 +932,10 @@ def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> 
         with st.expander(f"The {len(members)} points of leaf {leaf} and their sums"):
             r = tr.residual(m - 1)[members]
             h = tr.hessian(m - 1)[members]
+            before = (tr.proba(m - 1) if tr.is_classifier else tr.raw[m - 1])[members]
             rows = {"sample": members, "y": tr.y[members],
-                    f"p at round {m - 1}": tr.proba(m - 1)[members], "r": r, "h": h}
+                    f"{'p' if tr.is_classifier else 'F'} at round {m - 1}": before,
+                    "r": r, "h": h}
             st.dataframe(rows, hide_index=True, width="stretch", height=240)
             st.caption(f"Σ r = {fmt(r.sum())}, Σ h = {fmt(h.sum())}: the numbers above.")
 
@@ -898,17 +943,22 @@ def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> 
 def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
     """Sample i at round m: its label and the update F_m = F_(m-1) + nu gamma."""
     tr = ctx.trace
-    y = int(ledger["y"])
-    x = ledger["x"]
-    names = ctx.feature_names
-    st.caption(f"Sample #{i}: {md_escape(names[0])} = {fmt(x[0], 4)}, "
-               f"{md_escape(names[1])} = {fmt(x[1], 4)}, label y = {y} "
-               f"(class {md_escape(ctx.classes[y])})")
+    where = ", ".join(f"{md_escape(name)} = {fmt(v, 4)}"
+                      for name, v in zip(ctx.feature_names, ledger["x"]))
+    if tr.is_classifier:
+        y = int(ledger["y"])
+        st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(ctx.classes[y])})")
+    else:
+        st.caption(f"Sample #{i}: {where}, target {md_escape(ctx.target_name)} = "
+                   f"{fmt(ledger['y'])}")
     sigma = r"\sigma(2F_{" + str(m) + "})" if tr.loss == "exponential" else (
         r"\sigma(F_{" + str(m) + "})")
+    # a regression's F is the prediction itself: its line is the residual left
+    after = ((r",\qquad p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m]))
+             if tr.is_classifier else
+             (r",\qquad y - F_{" + str(m) + "} = " + fmt(ledger["y"] - ledger["F"][m])))
     if m == 0:
-        st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + r",\qquad p_0 = " + sigma + " = "
-                 + fmt(ledger["p"][0]))
+        st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + after)
         return
     leaf = int(ledger["leaf"][m])
     bag = ""
@@ -920,8 +970,7 @@ def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
              + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
     st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
              + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "
-             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]))
-    st.latex(r"p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m]))
+             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]) + after)
 
 
 def ledger_table(ctx: Context, ledger: dict, m: int) -> None:
@@ -934,8 +983,9 @@ def ledger_table(ctx: Context, ledger: dict, m: int) -> None:
         "leaf value γ": ledger["gamma"],
         "update ν·γ": ledger["update"],
         "F_m": ledger["F"],
-        "p_m": ledger["p"],
     }
+    if ledger["p"] is not None:
+        rows["p_m"] = ledger["p"]
     if ledger["in_bag"] is not None:
         rows["in subsample"] = ledger["in_bag"]
     st.dataframe(rows, hide_index=True, width="stretch", height=320)

@@ -22,18 +22,23 @@ from dataclasses import dataclass, fields as dc_fields, replace
 from typing import Any, Mapping
 from urllib.parse import urlencode
 
-from .data import CLASSIFICATION_SETS
+from .data import CLASSIFICATION_SETS, REGRESSION_SETS
 
 UPLOAD = "upload"
-DATASETS = tuple(CLASSIFICATION_SETS) + (UPLOAD,)
-LOSSES = ("log-loss", "exponential")  # as shown and written in the URL
+TASKS = ("classification", "regression")
+# Each task's toy sets; the first is the one a task switch lands on.
+TOY_SETS = {"classification": CLASSIFICATION_SETS, "regression": REGRESSION_SETS}
+DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD,)
+LOSSES = ("log-loss", "exponential")  # as shown and written in the URL (classification)
 ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
+REGRESSION_LOSS = "squared-error"  # the one loss of regression
 SPLITS = ("squared-error", "hessian")  # as shown and written in the URL
 ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian"}
 LEAF_RULES = ("newton", "mean", "exact", "line-search")
 # Ready-made pairs for the Compare page: a title, each side's name and what it changes
 # in the user's setting, and the share of training labels flipped (the outliers the
-# exponential loss is sensitive to).
+# exponential loss is sensitive to). The last two are about classification's losses
+# (REGRESSION_PAIRS lists the pairs a regression offers).
 COMPARISONS = {
     "lr": ("learning rate 1.0 against 0.1", ("ν = 1.0", dict(lr=1.0)), ("ν = 0.1", dict(lr=0.1)),
            0.0),
@@ -49,6 +54,7 @@ COMPARISONS = {
                  ("exponential loss", dict(loss="exponential", split="squared-error")), 0.1),
 }
 PAIRS = tuple(COMPARISONS)
+REGRESSION_PAIRS = ("lr", "depth", "leafrule")
 ENGINE_LEAF = {"newton": "newton", "mean": "mean", "exact": "exact",
                "line-search": "line_search"}
 LEAF_CHOICES = (0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64)
@@ -119,14 +125,21 @@ class Field:
 
 FIELDS: tuple[Field, ...] = (
     # --- data ---
+    Field("task", str, "classification", "Task", "data", choices=TASKS,
+          help="What the upload's label column holds. Classification: two classes, "
+               "log-loss or exponential loss. Regression: a number to predict from one or "
+               "two inputs, squared error. (A toy set decides it.)"),
     Field("data", str, "moons", "Dataset", "data", choices=DATASETS,
-          help="A toy set, or upload your own CSV file."),
+          help=f"A toy set, or upload your own CSV file. Classification (two classes): "
+               f"{', '.join(CLASSIFICATION_SETS)}. Regression (a number): "
+               f"{', '.join(REGRESSION_SETS)}."),
     Field("n", int, 400, "Points", "data", 20, 5000, 10,
           help="Number of points, training and validation together."),
     Field("noise", float, 0.25, "Noise", "data", 0.0, 1.0, 0.05,
-          help="Standard deviation of the Gaussian noise added to both inputs."),
+          help="Standard deviation of the Gaussian noise: added to both inputs "
+               "(classification) or to the target (regression)."),
     Field("balance", float, 0.5, "Share of class 1", "data", 0.05, 0.95, 0.05,
-          help="Fraction of the points in class 1."),
+          help="Fraction of the points in class 1 (classification)."),
     Field("dseed", int, 0, "Data seed", "data", 0, 9999, 1,
           help="Seed of the points and of the train/validation split."),
     Field("valid", float, 0.2, "Validation share", "data", 0.0, 0.5, 0.05,
@@ -185,6 +198,7 @@ KEYS: tuple[str, ...] = tuple(BY_KEY)
 class State:
     """The whole user-settable state. Build it with :meth:`from_mapping`."""
 
+    task: str = BY_KEY["task"].default
     data: str = BY_KEY["data"].default
     n: int = BY_KEY["n"].default
     noise: float = BY_KEY["noise"].default
@@ -216,10 +230,19 @@ class State:
         """Parse every field from a mapping (query params, session state); bad values -> defaults.
 
         The round is clamped to 0..rounds (a link may name a round beyond a
-        smaller number of rounds).
+        smaller number of rounds). A toy set decides the task (a link naming
+        ``data=sine`` is a regression); a regression has squared-error splits
+        and no Compare pair about classification's losses.
         """
         values = {f.key: f.parse(mapping.get(f.key)) for f in FIELDS}
         values["round"] = min(values["round"], values["rounds"])
+        for task, sets in TOY_SETS.items():
+            if values["data"] in sets:
+                values["task"] = task
+        if values["task"] == "regression":
+            values["split"] = BY_KEY["split"].default
+            if values["pair"] not in REGRESSION_PAIRS:
+                values["pair"] = BY_KEY["pair"].default
         return cls(**values)
 
     def to_query(self) -> dict[str, str]:
@@ -243,6 +266,15 @@ class State:
     def is_upload(self) -> bool:
         return self.data == UPLOAD
 
+    @property
+    def is_regression(self) -> bool:
+        return self.task == "regression"
+
+    @property
+    def loss_name(self) -> str:
+        """The loss as shown: the chosen one, or squared error for a regression."""
+        return REGRESSION_LOSS if self.is_regression else self.loss
+
     def toy_params(self) -> dict:
         """Arguments of ``explorer.data.make_toy``."""
         return dict(name=self.data, n=self.n, noise=self.noise, balance=self.balance,
@@ -258,7 +290,8 @@ class State:
                         learning_rate=self.lr, max_depth=self.depth, random_state=self.seed,
                         split="hessian", reg_lambda=self.lam, gamma=self.gamma,
                         min_child_weight=self.mcw)
-        params = dict(loss=ENGINE_LOSS[self.loss], n_rounds=self.rounds, learning_rate=self.lr,
+        loss = "squared_error" if self.is_regression else ENGINE_LOSS[self.loss]
+        params = dict(loss=loss, n_rounds=self.rounds, learning_rate=self.lr,
                       max_depth=self.depth, max_leaves=self.leaves or None,
                       min_samples_leaf=self.minleaf, subsample=self.subsample,
                       random_state=self.seed)
@@ -278,10 +311,14 @@ class State:
 
     def slug(self) -> str:
         """A short file-name-safe summary of data and parameters, for exported images."""
-        leaves = f"_L{self.leaves}" if self.leaves else ""
-        sub = f"_s{self.subsample:g}" if self.subsample < 1 else ""
+        if self.is_hessian:
+            rule = f"_hessian_lam{self.lam:g}" + (f"_g{self.gamma:g}" if self.gamma else "")
+        else:
+            rule = (f"_L{self.leaves}" if self.leaves else "") + (
+                f"_s{self.subsample:g}" if self.subsample < 1 else "") + (
+                f"_{self.leafrule}" if self.leafrule != BY_KEY["leafrule"].default else "")
         data = "upload" if self.is_upload else f"{self.data}{self.n}"
-        return (f"{data}_{self.loss}_M{self.rounds}_lr{self.lr:g}_d{self.depth}{leaves}{sub}"
+        return (f"{data}_{self.loss_name}_M{self.rounds}_lr{self.lr:g}_d{self.depth}{rule}"
                 f"_m{self.round}")
 
 

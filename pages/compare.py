@@ -5,7 +5,7 @@ from dataclasses import replace
 import streamlit as st
 
 from explorer import figures, math_figures, session
-from explorer.state import BY_KEY, COMPARISONS
+from explorer.state import BY_KEY, COMPARISONS, PAIRS, REGRESSION_PAIRS
 
 ctx = session.page_context("Compare: two settings on the same data, round by round")
 
@@ -13,9 +13,12 @@ ctx = session.page_context("Compare: two settings on the same data, round by rou
 def body(ctx):
     # kept in the URL by hand, as the presenter flag: a bound select box lost ?pair= on load
     ss, qp = st.session_state, st.query_params
-    if "pair" not in ss:
-        ss["pair"] = BY_KEY["pair"].parse(qp.get("pair"))
-    st.selectbox("Comparison", list(COMPARISONS), key="pair",
+    # the pairs about classification's losses and trees have no regression twin
+    pairs = REGRESSION_PAIRS if ctx.state.is_regression else PAIRS
+    if ss.get("pair") not in pairs:
+        wanted = BY_KEY["pair"].parse(qp.get("pair"))
+        ss["pair"] = wanted if wanted in pairs else pairs[0]
+    st.selectbox("Comparison", pairs, key="pair",
                  format_func=lambda key: COMPARISONS[key][0], on_change=session.mark_acted,
                  help="Each side is your setting from the sidebar, changed as the pair says.")
     if ss["pair"] == BY_KEY["pair"].default:
@@ -42,9 +45,8 @@ def body(ctx):
     for side, column, (trace, grid, key), label in zip("ab", columns, fits, labels):
         with column:
             st.markdown(f"**{session.md_escape(label)}**")
-            session.chart(figures.probability_map(
-                trace, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
-                uirevision=key), s, f"compare_{side}")
+            session.chart(figures.model_view(trace, m, grid, uirevision=key, **ctx.names),
+                          s, f"compare_{side}")
     session.chart(math_figures.compare_curves(fits[0][0], fits[1][0], m, labels=labels,
                                               uirevision=ctx.key), s, "compare_curves")
 

@@ -121,6 +121,11 @@ def body(ctx):
         if tr.is_classifier and tr.loss == "log_loss":
             st.markdown("##### The same step in both label conventions")
             forms(story, tr)
+        elif not tr.is_classifier:
+            st.info("With squared error every hessian is 1: L_R(γ) is exactly its Taylor "
+                    "quadratic, so one Newton step Σr / Σh = Σr / n, the mean residual and "
+                    "the exact minimiser are the same number. The leaf rules differ only "
+                    "for the classification losses.", icon=":material/info:")
     with st.expander("Slips in common write-ups, and the correct forms"):
         st.table({"written": [w for w, _ in SLIPS], "correct": [c for _, c in SLIPS]})
     agreement_panel(ctx)

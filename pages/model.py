@@ -1,4 +1,9 @@
-"""Model page: the probability map and the residuals after round m (and f0 at round 0)."""
+"""Model page: the model and the residuals after round m (and f0 at round 0).
+
+Classification: the probability map and the residual map. Regression with one input:
+the staircase F_m(x) with the residuals as bars, one wide chart; with two inputs: the
+surface F_m as a heat map and the residual map.
+"""
 
 import streamlit as st
 
@@ -14,17 +19,19 @@ def body(ctx):
               on_change=session.mark_acted, disabled=ctx.valid is None,
               help="Hollow diamonds: points held out of the fit.")
     s = session.view_state(ctx, m)
-    left, right = st.columns(2, gap="small")
-    with left:
-        session.chart(figures.probability_map(
-            tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
-            show_valid=s.showvalid, sample=s.sample, uirevision=ctx.key),
-            s, "model", on_select=session.select_sample_from, live=True)
-    with right:
-        session.chart(figures.residual_map(
-            tr, m, grid, feature_names=ctx.feature_names, sample=s.sample,
-            uirevision=ctx.key), s, "residuals", on_select=session.select_sample_from,
-            live=True)
+    model = figures.model_view(tr, m, grid, show_valid=s.showvalid, sample=s.sample,
+                               uirevision=ctx.key, **ctx.names)
+    if grid.is_line:  # one input: the residuals are the chart's own bars
+        session.chart(model, s, "model", on_select=session.select_sample_from, live=True)
+    else:
+        left, right = st.columns(2, gap="small")
+        with left:
+            session.chart(model, s, "model", on_select=session.select_sample_from, live=True)
+        with right:
+            session.chart(figures.residual_map(
+                tr, m, grid, feature_names=ctx.feature_names, sample=s.sample,
+                uirevision=ctx.key), s, "residuals", on_select=session.select_sample_from,
+                live=True)
     session.metrics_row(ctx, m)
     if m == 0:
         st.markdown("##### Round 0: the best constant f₀")

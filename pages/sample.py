@@ -13,10 +13,9 @@ def body(ctx):
     tr, grid = ctx.trace, ctx.grid
     left, right = st.columns([1, 1], gap="medium")
     with left:
-        session.chart(figures.probability_map(
-            tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes,
-            sample=s.sample, uirevision=ctx.key, height=520,
-            title=f"Click a point to follow it (round {m})"),
+        session.chart(figures.model_view(
+            tr, m, grid, sample=s.sample, uirevision=ctx.key, height=520,
+            title=f"Click a point to follow it (round {m})", **ctx.names),
             s, "sample_map", on_select=session.select_sample_from, live=True)
     ledger = appdata.ledger(tr, s.sample)
     with right:

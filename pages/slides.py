@@ -6,7 +6,7 @@ from explorer import exports, session
 
 ctx = session.page_context("Slides: a storyboard of rounds and an animation of the fit")
 
-VIEW_LABELS = {"model": "Model p(x)", "residuals": "Residuals", "tree": "Tree regions"}
+VIEW_LABELS = {"model": "Model", "residuals": "Residuals", "tree": "Tree regions"}
 
 
 def body(ctx):
@@ -35,7 +35,8 @@ def body(ctx):
         st.error(f"Give rounds between 0 and {tr.n_rounds}.", icon=":material/error:")
         return
 
-    names = dict(feature_names=ctx.feature_names, classes=ctx.train.classes or None)
+    names = dict(feature_names=ctx.feature_names, classes=ctx.train.classes or None,
+                 target_name=ctx.target_name)
     label = f"{ctx.train.name}, {len(tr.y)} training points"
     board = exports.storyboard(tr, view, rounds, ctx.grid, data_label=label, **names)
 

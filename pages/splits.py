@@ -38,11 +38,13 @@ def body(ctx):
                                           scans=scans, uirevision=ctx.key),
                   s, "splits", key="chart_splits")
     rule = "second-order gain" if s.is_hessian else "squared-error reduction"
+    weights = ("their hessian p(1 − p), so the two rules can prefer different thresholds"
+               if tr.is_classifier else "their hessian, which is 1 for squared error: the "
+               "two rules differ only by λ, which shrinks the gain of small children")
     st.caption(f"This fit chooses splits by the {rule}. Squared error weighs every sample "
                "alike; the second-order gain ½[G_L²/(H_L + λ) + G_R²/(H_R + λ) − "
-               "G²/(H + λ)] − γ weighs them by their hessian p(1 − p), so the two rules can "
-               f"prefer different thresholds. λ = {s.lam:g}, γ = {s.gamma:g} here "
-               "(the second-order curve uses the fit's λ and γ, or 1 and 0).")
+               f"G²/(H + λ)] − γ weighs them by {weights}. λ = {s.lam:g}, γ = {s.gamma:g} "
+               "here (the second-order curve uses the fit's λ and γ, or 1 and 0).")
     rows = []
     for sc in scans:
         name = ctx.feature_names[sc["feature"]]

@@ -65,20 +65,3 @@ def test_compare_curves(moons, hessian):
     fig = finite_json(mf.compare_curves(moons, hessian, 3, labels=("<i>A</i>", "B")))
     assert len([t for t in fig["data"] if t.get("mode") == "lines"]) == 2
     assert "<i>" not in json.dumps(fig)
-
-
-@pytest.mark.parametrize("name", ["sine", "steps", "plane"])
-def test_regression_figures(name, warm_engine):
-    ds = make_toy(name, n=120, seed=0)
-    tr = fit(ds.X, ds.y, loss="squared_error", n_rounds=5, max_depth=2)
-    for m in (0, 1, 5):
-        if ds.X.shape[1] == 1:
-            figure = mf.regression_line(tr, m)
-            finite_json(figure)
-            line = [t for t in figure.data if t.type == "scatter" and t.mode == "lines"][0]
-            assert line.line.shape == "hv"
-            bars = [t for t in figure.data if t.type == "bar"][0]
-            np.testing.assert_allclose(np.asarray(bars.y), tr.y - tr.raw[m], atol=1e-9)
-        else:
-            fig = finite_json(mf.regression_surface(tr, m, resolution=20))
-            assert fig["data"][0]["type"] == "heatmap"
