@@ -365,7 +365,7 @@ def regression_line(trace, m: int, grid: appdata.Grid, *, feature_names=("x",),
             marker=dict(symbol="diamond-open", color=VALID_COLOR, size=_marker_size(len(y))),
             hovertemplate=f"validation point<br>{tname} = %{{y:.4g}}<extra></extra>"))
     data.append(dict(type="scatter", x=grid.xs, y=_f32(grid.F[m]), mode="lines",
-                     name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3),
+                     name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3, shape="hv"),
                      hovertemplate="F = %{y:.4g}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(_selected_ring(x[sample], y[sample], f"sample #{sample}", len(y)))
@@ -674,13 +674,13 @@ def tree_line(trace, m: int, grid: appdata.Grid, *, feature_names=("x",),
                               borderwidth=2 if node == leaf else 0))
     data.append(dict(type="scatter", x=sx, y=sy, mode="lines", name=f"tree {m}: leaf value γ",
                      line=dict(color=ORANGE, width=4), hoverinfo="skip"))
-    data.append(_leaf_marks(trace, m, nodes, cx, cy, vmax, hover))
+    marks = _leaf_marks(trace, m, nodes, cx, cy, vmax, hover)
+    marks["marker"] = dict(size=30, opacity=0.0)  # the steps show the values: no colour bar
+    data.append(marks)
     if sample is not None and 0 <= sample < len(r):
         data.append(_selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
     reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
-    kind = "Newton value" if appdata.leaf_rule(trace) == "newton" else "value"
-    title = (f"Tree {m} over the residuals it fits: {len(nodes)} leaves (intervals of x), "
-             f"each at its {kind} γ")
+    title = f"Tree {m} over the residuals it fits: {len(nodes)} leaves, each at its γ"
     return _figure(data, _layout(
         title, height, uirevision, shapes=shapes, annotations=notes,
         xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=_esc(feature_names[0]))),
@@ -730,7 +730,7 @@ def update_panels(trace, m: int, grid: appdata.Grid, *, feature_names=("x1", "x2
         xa, ya = f"x{suffix}", f"y{suffix}"
         data.append(dict(type="heatmap", x=grid.xs, y=grid.ys, z=_f32(z), coloraxis=coloraxis,
                          xaxis=xa, yaxis=ya, hovertemplate="%{z:.4f}<extra></extra>"))
-        if k != 1:
+        if k != 1 and trace.is_classifier:  # F = 0 is a boundary only between classes
             data.append(_boundary(grid, z, width=2, showlegend=False, name="F = 0",
                                   axes=(xa, ya)))
         axes.update(_plane_layout(grid, feature_names, suffix, domains[k], y_title=k == 0))

@@ -905,9 +905,10 @@ def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> 
             st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
                        f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
         elif f["rule"] == "mean" or not tr.is_classifier:
-            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} (y_i - " + F + ")" + numbers)
-            st.caption("The mean residual. With squared error every hessian is 1, so the "
-                       "Newton step Σr / Σh is this same mean." if not tr.is_classifier else
+            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i" + numbers)
+            st.caption(f"The mean residual r = y − F_{m - 1}(x). With squared error every "
+                       "hessian is 1, so the Newton step Σr / Σh is this same mean."
+                       if not tr.is_classifier else
                        "Leaf rule: mean residual (a plain gradient step, no Newton step).")
         elif tr.loss == "exponential":
             st.latex(r"\gamma = \frac{\sum_{" + R + r"} \tilde y_i\, e^{-\tilde y_i " + F + "}}"
@@ -954,11 +955,11 @@ def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
     sigma = r"\sigma(2F_{" + str(m) + "})" if tr.loss == "exponential" else (
         r"\sigma(F_{" + str(m) + "})")
     # a regression's F is the prediction itself: its line is the residual left
-    after = ((r",\qquad p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m]))
+    after = ((r"p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m]))
              if tr.is_classifier else
-             (r",\qquad y - F_{" + str(m) + "} = " + fmt(ledger["y"] - ledger["F"][m])))
+             (r"y - F_{" + str(m) + "} = " + fmt(ledger["y"] - ledger["F"][m])))
     if m == 0:
-        st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + after)
+        st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + r",\qquad " + after)
         return
     leaf = int(ledger["leaf"][m])
     bag = ""
@@ -970,7 +971,8 @@ def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
              + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
     st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
              + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "
-             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]) + after)
+             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]))
+    st.latex(after)
 
 
 def ledger_table(ctx: Context, ledger: dict, m: int) -> None:

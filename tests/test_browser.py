@@ -310,3 +310,26 @@ def test_step_latency_at_2000_points(app_server, browser):
     # CPUs, software WebGL here); benchmarks/bench_app.py measures every page.
     assert len(times) == 20
     page.close()
+
+
+# --- regression -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path, charts", [("/?data=steps&round=3", 1),
+                                          ("/tree?data=sine&round=3", 3),
+                                          ("/?data=plane&round=3", 2)])
+def test_a_regression_renders_and_steps(app_server, browser, path, charts):
+    page = open_app(browser, app_server, path, charts=charts)
+    no_exception(page)
+    titles_at_round(page, 3)
+    assert "squared-error" in caption_text(page)
+    if "steps" in path:  # the staircase with one residual bar per training point
+        bars = page.evaluate("document.querySelectorAll('.explorer-chart .bars .point')"
+                             ".length")
+        assert bars == 320
+    button(page, "next").click()
+    wait_round(page, 4)
+    titles_at_round(page, 4)
+    no_exception(page)
+    assert query(page)["data"] == path.split("data=")[1].split("&")[0]
+    page.close()
