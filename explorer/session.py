@@ -20,7 +20,9 @@ are cached per session only.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -155,6 +157,16 @@ def _fitted(data_key: str, params_key: tuple, _train, _valid, _params: dict):
 @st.cache_resource(max_entries=2, scope="session", show_spinner="Fitting the trees…")
 def _fitted_upload(data_key: str, params_key: tuple, _train, _valid, _params: dict):
     return _fit(_train, _valid, _params)
+
+
+# Each shared trace and grid, by the key of its cache entry: a figure drawn from them is
+# named by that key in the figure cache (see figure()). Weak: an evicted fit goes.
+_NAMED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _named(obj, key: str):
+    _NAMED[obj] = key
+    return obj
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
@@ -373,8 +385,8 @@ def setup() -> tuple[Context | None, str | None]:
     except ValueError as error:
         return None, f"These settings cannot be fitted: {error}"
     fit_key = f"{data_key}|{params_key}"
-    grid = cached_grid(fit_key, trace)
-    return Context(state, trace, grid, train, held, fit_key, data_key), None
+    grid = _named(cached_grid(fit_key, trace), fit_key + "|grid")
+    return Context(state, _named(trace, fit_key), grid, train, held, fit_key, data_key), None
 
 
 def variant(ctx: Context, state: State, flip: float = 0.0):
@@ -389,9 +401,9 @@ def variant(ctx: Context, state: State, flip: float = 0.0):
     params_key = tuple(sorted(params.items()))
     cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
                                else (_fitted, _grid))
-    trace = cached_fit(data_key, params_key, train, ctx.valid, params)
     key = f"{data_key}|{params_key}"
-    return trace, cached_grid(key, trace), key
+    trace = _named(cached_fit(data_key, params_key, train, ctx.valid, params), key)
+    return trace, _named(cached_grid(key, trace), key + "|grid"), key
 
 
 def current_state() -> State:
@@ -550,6 +562,72 @@ def view_state(ctx: Context, m: int) -> State:
                    showvalid=bool(st.session_state.get("showvalid", False)))
 
 
+# --- the shared figure cache ------------------------------------------------------------
+
+
+# Thirty students on one setting step through the same rounds: a figure is drawn and
+# serialised once per (view, fit, round, options) for all of them. 256 entries of
+# 10-200 kB each bound the cache to about 50 MB.
+FIGURE_ENTRIES = 256
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A figure as the browser gets it: its JSON, and the layout size it asked for."""
+
+    json: str
+    width: int | None
+    height: int | None
+
+
+class _Unnamed(Exception):
+    """An argument the figure cache cannot name by value."""
+
+
+def _token(value):
+    """A hashable stand-in for one argument of a figure function: the value itself, or
+    the cache key of a shared trace or grid."""
+    if isinstance(value, (str, bool, int, float, type(None))):
+        return value
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    if isinstance(value, (tuple, list)):
+        return tuple(_token(v) for v in value)
+    try:
+        return ("shared", _NAMED[value])
+    except (KeyError, TypeError):
+        raise _Unnamed from None
+
+
+@st.cache_resource(max_entries=FIGURE_ENTRIES, show_spinner=False)
+def _drawn(key: tuple, _draw, _args: tuple, _kwargs: dict) -> Drawn:
+    return _build(_draw, _args, _kwargs, key[-1])
+
+
+def _build(draw, args, kwargs, present: bool) -> Drawn:
+    fig = draw(*args, **kwargs)
+    if present:  # presenter mode: larger type and markers, the light print theme
+        fig = figures.presented(fig)
+    return Drawn(fig.to_json(), fig.layout.width, fig.layout.height)
+
+
+def figure(draw, *args, **kwargs) -> Drawn:
+    """``draw(*args, **kwargs)`` (a pure figure function) through the shared cache.
+
+    The key is the function and every argument by value (a shared trace or grid by
+    the key of its fit), and the presenter flag; a figure with an argument that
+    cannot be named so is drawn afresh. Pure functions of their arguments make the
+    cached JSON the same figure the call would draw.
+    """
+    present = bool(st.session_state.get("present"))
+    try:
+        key = (draw.__module__, draw.__qualname__, _token(args),
+               tuple(sorted((name, _token(v)) for name, v in kwargs.items())), present)
+    except _Unnamed:
+        return _build(draw, args, kwargs, present)
+    return _drawn(key, draw, args, kwargs)
+
+
 # --- chart helpers ---------------------------------------------------------------------
 
 
@@ -697,21 +775,21 @@ def preload_charts() -> None:
             _component()(key="plotly_preload", data={"preload": url}, height=1)
 
 
-def chart(fig, state: State, view: str, *, key: str | None = None, on_select=None,
+def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_select=None,
           live: bool = False) -> None:
-    """Draw a figure; on_select(key, points) is called when the user clicks a point.
+    """Draw a figure made by :func:`figure`; on_select(key, points) is called when the
+    user clicks a point.
 
     live=True for charts redrawn at every step of the round: they stay mounted and are
     updated in place (see _PLOT_JS). Otherwise, and when the app's static folder is not
     served, Streamlit's st.plotly_chart draws the figure.
     """
     key = key or f"chart_{view}"
-    if state.present:  # presenter mode: larger type and markers, the light print theme
-        fig = figures.presented(fig)
     config = chart_config(state, view, fmt=st.session_state.get("imgfmt", "PNG"),
-                          size=(fig.layout.width, fig.layout.height))
+                          size=(drawn.width, drawn.height))
     url = _plotly_url() if live else None
     if url is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
+        fig = json.loads(drawn.json)
         kwargs = dict(config=config, theme=None, width="stretch", key=key)
         if on_select is not None:
             def picked():
@@ -729,7 +807,7 @@ def chart(fig, state: State, view: str, *, key: str | None = None, on_select=Non
             points = []
         if on_select is not None and points:
             on_select(key, points)
-    _component()(key=key, data={"figure": fig.to_json(), "config": config, "plotly": url,
+    _component()(key=key, data={"figure": drawn.json, "config": config, "plotly": url,
                                 "view": view},
                  on_click_change=clicked)
 

@@ -45,10 +45,12 @@ def body(ctx):
     for side, column, (trace, grid, key), label in zip("ab", columns, fits, labels):
         with column:
             st.markdown(f"**{session.md_escape(label)}**")
-            session.chart(figures.model_view(trace, m, grid, uirevision=key, **ctx.names),
-                          s, f"compare_{side}")
-    session.chart(math_figures.compare_curves(fits[0][0], fits[1][0], m, labels=labels,
-                                              uirevision=ctx.key), s, "compare_curves")
+            session.chart(session.figure(figures.model_view, trace, m, grid,
+                                         uirevision=key, **ctx.names),
+                          s, f"compare_{side}", live=True)
+    session.chart(session.figure(math_figures.compare_curves, fits[0][0], fits[1][0], m,
+                                 labels=labels, uirevision=ctx.key),
+                  s, "compare_curves", live=True)
 
 
 session.run_page(body, ctx)

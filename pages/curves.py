@@ -10,7 +10,7 @@ ctx = session.page_context("Curves: loss and accuracy round by round, and where 
 def body(ctx):
     m = session.round_bar(ctx)
     s = session.view_state(ctx, m)
-    session.chart(figures.curves(ctx.trace, m, uirevision=ctx.key), s, "curves",
+    session.chart(session.figure(figures.curves, ctx.trace, m, uirevision=ctx.key), s, "curves",
                   key="chart_curves", on_select=session.select_round_from, live=True)
     session.metrics_row(ctx, m)
     st.markdown("##### Round 0: the best constant f₀")

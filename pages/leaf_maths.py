@@ -93,8 +93,9 @@ def body(ctx):
         story = leaves.leaf_story(tr, m, leaf)
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            session.chart(math_figures.leaf_loss(tr, m, leaf, story=story, uirevision=ctx.key),
-                          s, "leaf_loss", key="chart_leaf_loss")
+            session.chart(session.figure(math_figures.leaf_loss, tr, m, leaf,
+                                         uirevision=ctx.key),
+                          s, "leaf_loss", key="chart_leaf_loss", live=True)
         with right:
             session.leaf_picker(ctx, m, leaf, followed)
             st.markdown(f"**Leaf {leaf} of tree {m}**: {story['n']} training points.")

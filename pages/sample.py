@@ -13,16 +13,16 @@ def body(ctx):
     tr, grid = ctx.trace, ctx.grid
     left, right = st.columns([1, 1], gap="medium")
     with left:
-        session.chart(figures.model_view(
-            tr, m, grid, sample=s.sample, uirevision=ctx.key, height=520,
+        session.chart(session.figure(
+            figures.model_view, tr, m, grid, sample=s.sample, uirevision=ctx.key, height=520,
             title=f"Click a point to follow it (round {m})", **ctx.names),
             s, "sample_map", on_select=session.select_sample_from, live=True)
     ledger = appdata.ledger(tr, s.sample)
     with right:
         i = session.sample_picker(ctx, s.sample)
         session.sample_block(ctx, i, m, ledger)
-        session.chart(figures.sample_trajectory(tr, i, m, ledger=ledger, uirevision=ctx.key,
-                                                height=320), s, "trajectory", live=True)
+        session.chart(session.figure(figures.sample_trajectory, tr, i, m,
+                                     uirevision=ctx.key, height=320), s, "trajectory", live=True)
     st.markdown(f"##### The ledger of sample #{i}: every round")
     session.ledger_table(ctx, ledger, m)
 

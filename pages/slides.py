@@ -38,7 +38,10 @@ def body(ctx):
     names = dict(feature_names=ctx.feature_names, classes=ctx.train.classes or None,
                  target_name=ctx.target_name)
     label = f"{ctx.train.name}, {len(tr.y)} training points"
-    board = exports.storyboard(tr, view, rounds, ctx.grid, data_label=label, **names)
+    args, options = (tr, view, rounds, ctx.grid), dict(data_label=label, **names)
+
+    def board():  # for the files, made only when a download is clicked
+        return exports.storyboard(*args, **options)
 
     dataset = ("upload-" + ctx.train.name if ctx.state.is_upload
                else f"{ctx.state.data}{ctx.state.n}")
@@ -54,13 +57,13 @@ def body(ctx):
     # on_click="ignore": downloading changes nothing on the page.
     png, svg, html = st.columns(3)
     png.download_button(
-        "Storyboard PNG", data=lambda: exports.to_image(board, "png"),
+        "Storyboard PNG", data=lambda: exports.to_image(board(), "png"),
         file_name=name(f"{view}-storyboard", rounds, "png"), mime="image/png",
         key="slides_png", on_click="ignore", disabled=no_browser,
         icon=":material/image:", width="stretch",
         help=f"{exports.MIN_WIDTH} px wide; made when you click (a second or two).")
     svg.download_button(
-        "Storyboard SVG", data=lambda: exports.to_image(board, "svg"),
+        "Storyboard SVG", data=lambda: exports.to_image(board(), "svg"),
         file_name=name(f"{view}-storyboard", rounds, "svg"), mime="image/svg+xml",
         key="slides_svg", on_click="ignore", disabled=no_browser,
         icon=":material/polyline:", width="stretch",
@@ -75,7 +78,8 @@ def body(ctx):
     st.caption("If a download fails, the button says so for a few seconds: try again. "
                "The command line writes the same files: `python -m explorer export "
                "--help`.")
-    session.chart(board, ctx.state, f"{view}-storyboard")
+    session.chart(session.figure(exports.storyboard, *args, **options), ctx.state,
+                  f"{view}-storyboard")
 
 
 body(ctx)

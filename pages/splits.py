@@ -34,9 +34,9 @@ def body(ctx):
     tree = tr.tree(m)
     node = node_picker(tree)
     scans = splits.scan(tr, m, node)
-    session.chart(math_figures.split_scan(tr, m, node, feature_names=ctx.feature_names,
-                                          scans=scans, uirevision=ctx.key),
-                  s, "splits", key="chart_splits")
+    session.chart(session.figure(math_figures.split_scan, tr, m, node,
+                                 feature_names=ctx.feature_names, uirevision=ctx.key),
+                  s, "splits", key="chart_splits", live=True)
     rule = "second-order gain" if s.is_hessian else "squared-error reduction"
     weights = ("their hessian p(1 − p), so the two rules can prefer different thresholds"
                if tr.is_classifier else "their hessian, which is 1 for squared error: the "

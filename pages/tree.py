@@ -19,17 +19,18 @@ def body(ctx):
     leaf, followed = appdata.resolve_leaf(tr, m, s.leaf, s.sample)
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        session.chart(figures.tree_regions(
-            tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes, leaf=leaf,
+        session.chart(session.figure(
+            figures.tree_regions, tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes, leaf=leaf,
             sample=s.sample, uirevision=ctx.key), s, "regions",
             key="chart_regions", on_select=session.select_leaf_from, live=True)
     with right:
         session.leaf_picker(ctx, m, leaf, followed)
         session.leaf_block(ctx, m, leaf, followed, s.sample)
-    session.chart(figures.update_panels(tr, m, grid, feature_names=ctx.feature_names,
-                                        uirevision=ctx.key), s, "update", live=True)
-    session.chart(figures.tree_diagram(tr, m, feature_names=ctx.feature_names, leaf=leaf,
-                                       uirevision=ctx.key), s, "tree",
+    session.chart(session.figure(figures.update_panels, tr, m, grid,
+                                 feature_names=ctx.feature_names, uirevision=ctx.key), s, "update", live=True)
+    session.chart(session.figure(figures.tree_diagram, tr, m,
+                                 feature_names=ctx.feature_names, leaf=leaf,
+                                 uirevision=ctx.key), s, "tree",
                   key="chart_diagram", on_select=session.select_leaf_from, live=True)
     with st.expander(f"Every node of tree {m} as a table"):
         st.dataframe(appdata.node_table(tr, m, ctx.feature_names), hide_index=True,

@@ -3,12 +3,10 @@ rule, leaf rule, lambda, gamma, min child weight), plus one browser check."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from test_app import assert_clean, open_page, round_of  # noqa: F401  (fixtures via conftest)
-from test_browser import no_exception, open_app
+from test_app import assert_clean, charts, open_page, round_of  # noqa: F401
+from test_browser import button, no_exception, open_app, wait_round
 
 LEAF = "pages/leaf_maths.py"
 SPLITS = "pages/splits.py"
@@ -26,7 +24,7 @@ def open_math(page: str, **query):
 
 
 def figures(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return charts(at)  # the pages' charts are live (updated in place)
 
 
 def text(at) -> str:
@@ -127,12 +125,30 @@ def test_splits_page_both_rules_chosen_marked():
     assert round_of(at) == 100 and len(figures(at)) == 1
 
 
-def test_browser_leaf_maths(browser, app_server):
-    page = open_app(browser, app_server, "/leaf_maths?round=3", charts=0)
-    page.wait_for_selector("[data-testid=stPlotlyChart]")
-    page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
-    dialogs = page.locator("[role=dialog]")
-    assert dialogs.count() == 0, dialogs.first.inner_text()
+@pytest.mark.parametrize("path, charts", [("/leaf_maths?round=3", 1), ("/splits?round=3", 1),
+                                          ("/compare?round=3&pair=depth", 3)])
+def test_browser_maths_pages_draw_and_step(browser, app_server, path, charts):
+    page = open_app(browser, app_server, path, charts=charts)
     no_exception(page)
-    assert page.get_by_text("Leaf maths").count() > 0
+    before = page.evaluate("[...document.querySelectorAll('.explorer-chart .gtitle')]"
+                           ".map(t => t.textContent)")
+    assert any("3" in t for t in before), before
+    button(page, "next").click()
+    wait_round(page, 4)
+    page.wait_for_function(
+        "old => { const now = [...document.querySelectorAll('.explorer-chart .gtitle')]"
+        ".map(t => t.textContent); return now.length && now.join('|') !== old; }",
+        arg="|".join(before))
+    no_exception(page)
+    page.close()
+
+
+def test_browser_slides_storyboard(browser, app_server):
+    page = open_app(browser, app_server, "/slides?round=3", charts=0)
+    page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
+    no_exception(page)
+    titles = page.evaluate("[...document.querySelectorAll("
+                           "'[data-testid=stPlotlyChart] .annotation-text')]"
+                           ".map(t => t.textContent)")
+    assert sum(t.startswith("round ") for t in titles) >= 3, titles
     page.close()

@@ -1,10 +1,8 @@
 """The Compare page: every ready-made pair fits both sides on the same data."""
 
-import json
-
 import numpy as np
 import pytest
-from test_app import assert_clean, new_app  # noqa: F401  (fixtures via conftest)
+from test_app import assert_clean, charts, new_app  # noqa: F401  (fixtures via conftest)
 
 from explorer.data import DataError, flip_labels, make_toy
 from explorer.state import COMPARISONS, State
@@ -24,7 +22,7 @@ def test_every_pair_draws_two_maps_and_the_curves(warm_engine, pair):
     at = open_compare(pair=pair, round=7)
     assert_clean(at)
     assert not at.error
-    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    specs = charts(at)
     titles = [spec["layout"]["title"]["text"] for spec in specs]
     assert len(specs) == 3 and "Loss against the round" in titles[-1]
     assert "round 7" in titles[-1]
@@ -49,7 +47,7 @@ def test_the_outlier_pair_says_labels_are_flipped_and_fits_the_flipped_data(warm
     at = open_compare(pair="outliers", round=20)
     assert_clean(at)
     assert any("labels are flipped" in c.value for c in at.caption)
-    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    specs = charts(at)
     legend = " ".join(trace.get("name", "") for trace in specs[-1]["data"])
     assert "exponential loss" in legend and "log-loss" in legend
 

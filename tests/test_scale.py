@@ -136,3 +136,32 @@ def test_sessions_on_the_same_setting_share_one_fit(load_server):
     shown = run_async(all_at_once())
     assert shown == [(0.37, 3)] * 8
     assert load_server.fits() - before == 1
+
+
+def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
+    """The figure cache: a second session at the same view, fit and round gets the first
+    session's figures without drawing them; another round or another selected sample
+    draws its own (every input of a figure is in its key)."""
+    from explorer import session
+    from test_app import assert_clean, chart_payloads, open_page
+
+    session._drawn.clear()
+    drawn = []
+    build = session._build
+    monkeypatch.setattr(session, "_build",
+                        lambda draw, *rest: drawn.append(draw.__qualname__) or build(draw, *rest))
+
+    def visit(**query):
+        at = open_page("pages/model.py", data="circles", **query)
+        assert_clean(at)
+        return [p["figure"] for p in chart_payloads(at)]
+
+    first = visit(round=7)
+    assert sorted(drawn) == ["model_view", "residual_map"]
+    assert visit(round=7) == first and len(drawn) == 2  # served from the cache
+    visit(round=8)
+    assert len(drawn) == 4
+    other = visit(round=7, sample=5)
+    assert len(drawn) == 6 and other != first and "sample #5" in other[0]
+    visit(round=7, present="true")  # presenter mode is another figure
+    assert len(drawn) == 8
