@@ -16,7 +16,11 @@ import numpy as np
 from . import losses
 from .tree import apply
 
-GRID_RESOLUTION = 100
+GRID_RESOLUTION = 100  # cells along each axis of the plane, at most
+# Cells x rounds of one grid (4 bytes each, 10 MB): beyond 250 rounds the plane gets
+# fewer cells (70 x 70 at 500 rounds), so thirty students with thirty settings fit
+# in the server's memory.
+GRID_CELL_ROUNDS = 2_500_000
 LINE_RESOLUTION = 600  # points along the axis of a one-input fit
 MARGIN = 0.08  # fraction of the data's range added around it on the plane
 
@@ -78,21 +82,25 @@ def square_bounds(lo, hi, max_ratio: float = 3.0):
 
 def make_grid(trace, resolution: int | None = None) -> Grid:
     """F_m for every round m on a resolution x resolution grid over the plane, or at
-    ``resolution`` points along the axis of a one-input fit (one pass over the trees)."""
+    ``resolution`` points along the axis of a one-input fit (one pass over the trees).
+
+    By default the plane has GRID_RESOLUTION cells a side, fewer when the fit has so
+    many rounds that the grid would pass GRID_CELL_ROUNDS."""
     if trace.X.shape[1] == 1:
         column = [a for a in (trace.X, trace.X_valid) if a is not None]
         lo, hi = plane_bounds(*[np.column_stack([a, np.zeros(len(a))]) for a in column])
         lo, hi = (lo[0], 0.0), (hi[0], 0.0)
         xs = np.linspace(lo[0], hi[0], resolution or LINE_RESOLUTION)
         ys, equal = None, False
-        F = trace.staged_decision_function(xs[:, None])
+        F = np.clip(trace.staged_decision_function(xs[:, None]), -1e30, 1e30).astype(np.float32)
     else:
         lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
-        xs = np.linspace(lo[0], hi[0], resolution or GRID_RESOLUTION)
-        ys = np.linspace(lo[1], hi[1], resolution or GRID_RESOLUTION)
-        F = trace.staged_decision_grid(xs, ys)
+        resolution = resolution or min(
+            GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1))))
+        xs = np.linspace(lo[0], hi[0], resolution)
+        ys = np.linspace(lo[1], hi[1], resolution)
+        F = trace.staged_decision_grid(xs, ys, dtype=np.float32)
     # float32 halves the cache; the exact numbers are shown from the trace itself
-    F = np.clip(F, -1e30, 1e30).astype(np.float32)
     F.setflags(write=False)
     return Grid(xs, ys, lo, hi, F, equal)
 

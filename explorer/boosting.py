@@ -451,9 +451,8 @@ def warmup():
             fit(X, y, loss=loss, n_rounds=2, subsample=0.8, leaf=leaf, X_valid=X, y_valid=y)
         fit(X, y, loss=loss, n_rounds=2, max_leaves=3)
     trace = fit(X, y, n_rounds=2, split="hessian", gamma=0.1)
-    trace.staged_decision_function(X)
-    trace.staged_decision_grid(X[:, 0], X[:, 1])
-    trace.residual(1)
-    trace = fit(X, X[:, 1], loss="squared_error", n_rounds=2)
-    trace.staged_decision_grid(X[:, 0], X[:, 1])
-    trace.residual(1)
+    for trace in (trace, fit(X, X[:, 1], loss="squared_error", n_rounds=2)):
+        trace.staged_decision_function(X)
+        for dtype in (np.float64, np.float32):  # float32: the app's grids
+            trace.staged_decision_grid(X[:, 0], X[:, 1], dtype=dtype)
+        trace.residual(1)

@@ -22,14 +22,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from . import appdata, data as datamod, figures, fit, warmup
+from . import appdata, data as datamod, fit, warmup
+from .figure_cache import Drawn, FigureCache, name as name_shared
 from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
@@ -157,16 +157,6 @@ def _fitted(data_key: str, params_key: tuple, _train, _valid, _params: dict):
 @st.cache_resource(max_entries=2, scope="session", show_spinner="Fitting the trees…")
 def _fitted_upload(data_key: str, params_key: tuple, _train, _valid, _params: dict):
     return _fit(_train, _valid, _params)
-
-
-# Each shared trace and grid, by the key of its cache entry: a figure drawn from them is
-# named by that key in the figure cache (see figure()). Weak: an evicted fit goes.
-_NAMED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _named(obj, key: str):
-    _NAMED[obj] = key
-    return obj
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
@@ -385,8 +375,8 @@ def setup() -> tuple[Context | None, str | None]:
     except ValueError as error:
         return None, f"These settings cannot be fitted: {error}"
     fit_key = f"{data_key}|{params_key}"
-    grid = _named(cached_grid(fit_key, trace), fit_key + "|grid")
-    return Context(state, _named(trace, fit_key), grid, train, held, fit_key, data_key), None
+    grid = name_shared(cached_grid(fit_key, trace), fit_key + "|grid")
+    return Context(state, name_shared(trace, fit_key), grid, train, held, fit_key, data_key), None
 
 
 def variant(ctx: Context, state: State, flip: float = 0.0):
@@ -402,8 +392,8 @@ def variant(ctx: Context, state: State, flip: float = 0.0):
     cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
                                else (_fitted, _grid))
     key = f"{data_key}|{params_key}"
-    trace = _named(cached_fit(data_key, params_key, train, ctx.valid, params), key)
-    return trace, _named(cached_grid(key, trace), key + "|grid"), key
+    trace = name_shared(cached_fit(data_key, params_key, train, ctx.valid, params), key)
+    return trace, name_shared(cached_grid(key, trace), key + "|grid"), key
 
 
 def current_state() -> State:
@@ -565,67 +555,16 @@ def view_state(ctx: Context, m: int) -> State:
 # --- the shared figure cache ------------------------------------------------------------
 
 
-# Thirty students on one setting step through the same rounds: a figure is drawn and
-# serialised once per (view, fit, round, options) for all of them. 256 entries of
-# 10-200 kB each bound the cache to about 50 MB.
-FIGURE_ENTRIES = 256
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A figure as the browser gets it: its JSON, and the layout size it asked for."""
-
-    json: str
-    width: int | None
-    height: int | None
-
-
-class _Unnamed(Exception):
-    """An argument the figure cache cannot name by value."""
-
-
-def _token(value):
-    """A hashable stand-in for one argument of a figure function: the value itself, or
-    the cache key of a shared trace or grid."""
-    if isinstance(value, (str, bool, int, float, type(None))):
-        return value
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return value.item()
-    if isinstance(value, (tuple, list)):
-        return tuple(_token(v) for v in value)
-    try:
-        return ("shared", _NAMED[value])
-    except (KeyError, TypeError):
-        raise _Unnamed from None
-
-
-@st.cache_resource(max_entries=FIGURE_ENTRIES, show_spinner=False)
-def _drawn(key: tuple, _draw, _args: tuple, _kwargs: dict) -> Drawn:
-    return _build(_draw, _args, _kwargs, key[-1])
-
-
-def _build(draw, args, kwargs, present: bool) -> Drawn:
-    fig = draw(*args, **kwargs)
-    if present:  # presenter mode: larger type and markers, the light print theme
-        fig = figures.presented(fig)
-    return Drawn(fig.to_json(), fig.layout.width, fig.layout.height)
+@st.cache_resource(show_spinner=False)
+def _figures() -> FigureCache:
+    """The server's one figure cache (32 MB of JSON at most)."""
+    return FigureCache()
 
 
 def figure(draw, *args, **kwargs) -> Drawn:
-    """``draw(*args, **kwargs)`` (a pure figure function) through the shared cache.
-
-    The key is the function and every argument by value (a shared trace or grid by
-    the key of its fit), and the presenter flag; a figure with an argument that
-    cannot be named so is drawn afresh. Pure functions of their arguments make the
-    cached JSON the same figure the call would draw.
-    """
-    present = bool(st.session_state.get("present"))
-    try:
-        key = (draw.__module__, draw.__qualname__, _token(args),
-               tuple(sorted((name, _token(v)) for name, v in kwargs.items())), present)
-    except _Unnamed:
-        return _build(draw, args, kwargs, present)
-    return _drawn(key, draw, args, kwargs)
+    """``draw(*args, **kwargs)`` (a pure figure function), drawn once for every session
+    that asks for the same call, in presenter mode when this session presents."""
+    return _figures().draw(draw, args, kwargs, bool(st.session_state.get("present")))
 
 
 # --- chart helpers ---------------------------------------------------------------------

@@ -155,19 +155,21 @@ class Trace:
         _staged(self.nodes, self.offsets, self.learning_rate, self.second_order, X32, out)
         return out
 
-    def staged_decision_grid(self, xs, ys):
+    def staged_decision_grid(self, xs, ys, dtype=np.float64):
         """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys), len(xs)).
 
         Equal to staged_decision_function on the grid's points (two features only),
         but each tree is evaluated once per cell of its own thresholds, not per point.
+        With dtype=np.float32 (half the memory, for drawing) every value is that
+        float64 result rounded once, clipped to +-1e30 so that it stays finite.
         """
         if self.X.shape[1] != 2:
             raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
         xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
-        out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)))
-        out[0] = self.f0
-        _staged_grid(self.nodes, self.offsets, self.learning_rate, self.second_order, xs32, ys32,
-                     out)
+        out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
+        limit = 1e30 if out.dtype == np.float32 else np.inf
+        _staged_grid(self.nodes, self.offsets, self.f0, self.learning_rate, self.second_order,
+                     xs32, ys32, limit, out)
         return out
 
     def predict_proba(self, X, m=None):
@@ -251,15 +253,19 @@ def _add_trees(nodes, offsets, learning_rate, single, X, first, stop, out):
 
 
 @njit(cache=True, nogil=True)
-def _staged_grid(nodes, offsets, learning_rate, single, xs, ys, out):
-    """Fill out[m] = out[m-1] + nu * tree_m on the grid xs x ys, tree by tree.
+def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
+    """Fill out[m] = F_(m-1) + nu * tree_m on the grid xs x ys, tree by tree.
 
     A tree's leaf at (x, y) depends only on which side of each of its thresholds x
     and y fall (compared in float32, as at any point), so the tree is walked once
     per (x cell, y cell) of its thresholds and the grid reads the leaf from a table.
+    F is summed in float64 (``acc``) whatever out's type, and written clipped to
+    +-limit.
     """
     xcell = np.empty(xs.shape[0], dtype=np.int64)
     ycell = np.empty(ys.shape[0], dtype=np.int64)
+    acc = np.full((ys.shape[0], xs.shape[0]), f0)
+    out[0] = min(max(f0, -limit), limit)
     for m in range(1, out.shape[0]):
         tree = nodes[offsets[m - 1]:offsets[m]]
         cuts_x = np.unique(tree["threshold"][tree["feature"] == 0])
@@ -282,7 +288,8 @@ def _staged_grid(nodes, offsets, learning_rate, single, xs, ys, out):
         for i in range(ys.shape[0]):
             row = table[ycell[i]]
             for j in range(xs.shape[0]):
-                out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
+                acc[i, j] = step(acc[i, j], row[xcell[j]], learning_rate, single)
+                out[m, i, j] = min(max(acc[i, j], -limit), limit)
 
 
 @njit(cache=True, nogil=True)

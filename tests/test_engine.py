@@ -349,6 +349,9 @@ def test_grid_predictions_equal_pointwise_ones_and_scikit_learns(options):
     points = np.column_stack([xx.ravel(), yy.ravel()])
     assert grid.shape == (21, len(ys), len(xs))
     assert np.array_equal(grid.reshape(21, -1), trace.staged_decision_function(points))
+    # the app's float32 grid: the same numbers, each rounded once
+    assert np.array_equal(trace.staged_decision_grid(xs, ys, dtype=np.float32),
+                          grid.astype(np.float32))
     theirs = dict(options, max_leaf_nodes=options.get("max_leaves"))
     theirs.pop("max_leaves", None)
     model = GradientBoostingClassifier(n_estimators=20, random_state=0, **theirs).fit(X, y)

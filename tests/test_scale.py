@@ -140,15 +140,16 @@ def test_sessions_on_the_same_setting_share_one_fit(load_server):
 
 def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
     """The figure cache: a second session at the same view, fit and round gets the first
-    session's figures without drawing them; another round or another selected sample
-    draws its own (every input of a figure is in its key)."""
-    from explorer import session
+    session's figures without drawing them; another round, another selected sample or
+    presenter mode draws its own (every input of a figure is in its key)."""
+    from explorer import figure_cache, session
     from test_app import assert_clean, chart_payloads, open_page
 
-    session._drawn.clear()
+    cache = session._figures()
+    cache.clear()
     drawn = []
-    build = session._build
-    monkeypatch.setattr(session, "_build",
+    build = figure_cache.build
+    monkeypatch.setattr(figure_cache, "build",
                         lambda draw, *rest: drawn.append(draw.__qualname__) or build(draw, *rest))
 
     def visit(**query):
@@ -163,5 +164,36 @@ def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
     assert len(drawn) == 4
     other = visit(round=7, sample=5)
     assert len(drawn) == 6 and other != first and "sample #5" in other[0]
-    visit(round=7, present="true")  # presenter mode is another figure
-    assert len(drawn) == 8
+    visit(round=7, present="true")
+    assert len(drawn) == 8 and len(cache) == 8
+
+
+def test_the_figure_cache_is_bounded_and_names_only_what_it_can(warm_engine):
+    from explorer import appdata, figures, fit
+    from explorer.figure_cache import FigureCache, name
+
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=6)
+    grid = appdata.make_grid(tr, resolution=20)
+    cache = FigureCache(max_entries=4, max_bytes=10**9)
+    # an unnamed trace cannot be a key: drawn every time, never stored
+    for _ in range(2):
+        cache.draw(figures.curves, (tr, 3), {})
+    assert cache.builds == 2 and len(cache) == 0
+    name(tr, "fit-a")
+    name(grid, "fit-a|grid")
+    direct = figures.residual_map(tr, 3, grid, sample=1).to_json()
+    assert cache.draw(figures.residual_map, (tr, 3, grid), dict(sample=1)).json == direct
+    for m in range(6):  # entries: the oldest go first
+        cache.draw(figures.curves, (tr, m), {})
+    assert len(cache) == 4 and cache.builds == 2 + 1 + 6
+    cache.draw(figures.curves, (tr, 5), {})  # still held
+    assert cache.builds == 9
+    cache.draw(figures.curves, (tr, 0), {})  # evicted
+    assert cache.builds == 10
+    # bytes: a cache that holds about two of these figures holds two
+    size = len(cache.draw(figures.curves, (tr, 1), {}).json)
+    small = FigureCache(max_entries=100, max_bytes=int(size * 2.5))
+    for m in range(6):
+        small.draw(figures.curves, (tr, m), {})
+    assert len(small) == 2 and small.nbytes <= small.max_bytes

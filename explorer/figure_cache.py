@@ -1,0 +1,123 @@
+"""Figures drawn once for everyone: a bounded cache of figure JSON, keyed by the call.
+
+Thirty students on one setting step through the same rounds, so most reruns ask
+for a figure another session has just drawn. :func:`FigureCache.draw` calls a
+pure figure function at most once per distinct call and keeps the JSON the
+browser gets. The key is the function and every argument by value; a shared
+trace or grid is named by the key of the cache entry that holds it
+(:func:`name`), since hashing its arrays would cost more than drawing. A call
+with an argument that cannot be named is drawn afresh, never mistaken for
+another.
+
+No Streamlit here: the app (``explorer.session``) owns one cache for the server.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from .figures import presented
+
+# Each shared trace and grid by the key of its cache entry. Weak: an evicted fit goes.
+_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_NAMES_LOCK = threading.Lock()
+
+
+def name(obj, key: str):
+    """Register ``obj`` (a trace or grid shared through a cache) under ``key``; returns obj."""
+    with _NAMES_LOCK:
+        _NAMES[obj] = key
+    return obj
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A figure as the browser gets it: its JSON, and the layout size it asked for."""
+
+    json: str
+    width: int | None
+    height: int | None
+
+
+class Unnamed(Exception):
+    """An argument the cache cannot name by value."""
+
+
+def token(value):
+    """A hashable stand-in for one argument: the value itself, or a shared object's name."""
+    if isinstance(value, (str, bool, int, float, type(None))):
+        return value
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    if isinstance(value, (tuple, list)):
+        return tuple(token(v) for v in value)
+    with _NAMES_LOCK:
+        try:
+            return ("shared", _NAMES[value])
+        except (KeyError, TypeError):
+            raise Unnamed from None
+
+
+def build(draw, args, kwargs, present: bool) -> Drawn:
+    """Draw the figure (for a projector when ``present``) and serialise it."""
+    fig = draw(*args, **kwargs)
+    if present:
+        fig = presented(fig)
+    return Drawn(fig.to_json(), fig.layout.width, fig.layout.height)
+
+
+class FigureCache:
+    """Least recently used figures, bounded in entries and in bytes of JSON."""
+
+    def __init__(self, max_entries: int = 512, max_bytes: int = 32 * 2**20):
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._items: OrderedDict[tuple, Drawn] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.builds = 0  # figures drawn (misses), for tests and the load harness
+
+    def draw(self, draw, args: tuple, kwargs: dict, present: bool = False) -> Drawn:
+        """``draw(*args, **kwargs)`` as a :class:`Drawn`, from the cache when the same call
+        was drawn before. Two sessions missing at once may both draw; both get the same."""
+        try:
+            key = (draw.__module__, draw.__qualname__, token(args),
+                   tuple(sorted((k, token(v)) for k, v in kwargs.items())), present)
+        except Unnamed:
+            return self._build(draw, args, kwargs, present)
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                return found
+        drawn = self._build(draw, args, kwargs, present)
+        size = len(drawn.json)
+        with self._lock:
+            if key not in self._items and size <= self.max_bytes:
+                self._items[key] = drawn
+                self._bytes += size
+                while len(self._items) > self.max_entries or self._bytes > self.max_bytes:
+                    _, old = self._items.popitem(last=False)
+                    self._bytes -= len(old.json)
+        return drawn
+
+    def _build(self, draw, args, kwargs, present) -> Drawn:
+        with self._lock:
+            self.builds += 1
+        return build(draw, args, kwargs, present)
+
+    @property
+    def nbytes(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
