@@ -259,12 +259,13 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     A tree's leaf at (x, y) depends only on which side of each of its thresholds x
     and y fall (compared in float32, as at any point), so the tree is walked once
     per (x cell, y cell) of its thresholds and the grid reads the leaf from a table.
-    F is summed in float64 (``acc``) whatever out's type, and written clipped to
-    +-limit.
+    With a finite ``limit`` (a float32 ``out``) F is summed in float64 (``acc``) and
+    written clipped to +-limit; otherwise out[m - 1] is the sum (the faster path).
     """
     xcell = np.empty(xs.shape[0], dtype=np.int64)
     ycell = np.empty(ys.shape[0], dtype=np.int64)
-    acc = np.full((ys.shape[0], xs.shape[0]), f0)
+    clip = limit < np.inf
+    acc = np.full((ys.shape[0], xs.shape[0]) if clip else (1, 1), f0)
     out[0] = min(max(f0, -limit), limit)
     for m in range(1, out.shape[0]):
         tree = nodes[offsets[m - 1]:offsets[m]]
@@ -287,9 +288,13 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
                 table[cy, cx] = tree[k]["value"]
         for i in range(ys.shape[0]):
             row = table[ycell[i]]
-            for j in range(xs.shape[0]):
-                acc[i, j] = step(acc[i, j], row[xcell[j]], learning_rate, single)
-                out[m, i, j] = min(max(acc[i, j], -limit), limit)
+            if clip:
+                for j in range(xs.shape[0]):
+                    acc[i, j] = step(acc[i, j], row[xcell[j]], learning_rate, single)
+                    out[m, i, j] = min(max(acc[i, j], -limit), limit)
+            else:
+                for j in range(xs.shape[0]):
+                    out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
 
 
 @njit(cache=True, nogil=True)
