@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process  # noqa: E402
 
 N_TOTAL = 2500  # with the default validation share 0.2: 2,000 training points
 PAGES = {"model": 2, "tree": 3, "sample": 2, "curves": 1}
@@ -91,7 +91,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                 out[name] = (statistics.median(times) * 1000, times[int(0.9 * len(times))] * 1000)
                 page.close()
         finally:
-            stop_server(server.process)
+            stop_process(server.process)
             browser.close()
     return out
 

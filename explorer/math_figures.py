@@ -75,7 +75,8 @@ def leaf_loss(trace, m: int, node: int, *, story: dict | None = None, height: in
                      xaxis=dict(title=dict(text="γ (the leaf's step)")),
                      yaxis=dict(title=dict(text="Σ loss over the leaf"),
                                 range=[lo - 0.1 * pad, hi + 0.1 * pad]),
-                     margin=dict(l=10, r=10, t=56, b=120))
+                     margin=dict(l=10, r=10, t=56, b=120),
+                     legend=dict(orientation="h", x=0.0, y=-0.3, yanchor="top"))
     return _figure(data, layout)
 
 

@@ -102,20 +102,19 @@ def body(ctx):
             st.latex(r"L_R(\gamma) = \sum_{i \in R} L(y_i, F_{" + str(m - 1)
                      + r"}(x_i) + \gamma)")
             st.latex(r"L_R(\gamma) \approx L_R(0) - \gamma \sum r_i + \tfrac12 \gamma^2 "
-                     r"\sum h_i = " + fmt(story["loss_at_0"]) + " - " + fmt(story["sum_r"])
-                     + r"\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
-            c1, c2, c3 = st.columns(3)
-            c1.metric("Newton γ₁ = Σr/Σh", fmt(story["newton"], 5))
+                     r"\sum h_i")
+            st.latex(r"= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
+                     + r")\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
+            exact, gap = (("none", "∞") if story["pure"] else
+                          (fmt(story["exact"]), f"{story['gap']:.2e}"))
+            # a table, not three metrics: the numbers keep all their digits in a narrow column
+            st.markdown("| Newton γ₁ = Σr / Σh | exact γ* | gap γ* − γ₁ |\n| ---: | ---: | ---: |\n"
+                        f"| {fmt(story['newton'])} | {exact} | {gap} |")
             if story["pure"]:
-                c2.metric("Exact γ*", "none", help="A pure leaf has no finite minimiser.")
-                c3.metric("Gap", "∞")
                 st.warning("This leaf is pure (one class only): its loss keeps falling as γ "
                            "grows, so there is no finite minimiser. One Newton step gives a "
                            "finite value; an exact minimisation would run away.",
                            icon=":material/warning:")
-            else:
-                c2.metric("Exact γ*", fmt(story["exact"], 5))
-                c3.metric("Gap γ* − γ₁", f"{story['gap']:.2e}")
             st.caption(f"The leaf's recorded value is {fmt(story['value'])} "
                        f"(rule: {s.leafrule if not s.is_hessian else '−G/(H + λ)'}); the "
                        f"update is ν × value = {fmt(story['update'])}.")
