@@ -5,6 +5,7 @@ Example::
     python -m explorer export --dataset moons --rounds 0,1,2,5,10,50 --out slides
     python -m explorer export --csv points.csv --features x,y --target label \\
         --view tree --formats png,html --out slides
+    python -m explorer export --dataset sine --rounds 0,1,5,20 --out slides   # regression
 
 For each round it writes the view as PNG (at least 1920 px wide) and SVG; then
 a storyboard of all the rounds (PNG and SVG) and the fit's rounds as a
@@ -22,8 +23,11 @@ import sys
 from pathlib import Path
 
 from . import appdata, exports, fit
-from .data import CLASSIFICATION_SETS, DataError, load_csv, make_toy, split
+from .data import (CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, load_csv, make_toy,
+                   split)
 from .state import BY_KEY, ENGINE_LOSS, LOSSES
+
+TOY_SETS = CLASSIFICATION_SETS + REGRESSION_SETS
 
 PROG = "python -m explorer"
 # explorer.fit's parameters and the options that set them
@@ -85,23 +89,28 @@ def parser() -> argparse.ArgumentParser:
         description="Fit, then write each round's view as PNG and SVG, a storyboard of "
                     "the rounds and an HTML animation of the fit.")
     data = p.add_argument_group("data (a toy set, or --csv)")
-    data.add_argument("--dataset", default=BY_KEY["data"].default, choices=CLASSIFICATION_SETS,
-                      metavar="NAME", help="toy set: " + ", ".join(CLASSIFICATION_SETS)
-                      + f" (default {BY_KEY['data'].default})")
+    data.add_argument("--dataset", default=BY_KEY["data"].default, choices=TOY_SETS,
+                      metavar="NAME", help="toy set: classification "
+                      + ", ".join(CLASSIFICATION_SETS) + "; regression "
+                      + ", ".join(REGRESSION_SETS) + f" (default {BY_KEY['data'].default})")
     data.add_argument("--csv", type=Path, metavar="FILE",
                       help="a CSV file instead of a toy set: a header row, then one row per point")
+    data.add_argument("--task", choices=TASKS, default=TASKS[0],
+                      help="what the CSV file's target holds: two classes (classification, "
+                           "the default) or numbers (regression, squared error)")
     data.add_argument("--features", type=_list, metavar="A,B",
-                      help="the two feature columns of the CSV file (default: the first two "
-                           "numeric columns)")
+                      help="the feature columns of the CSV file: two, or one or two for a "
+                           "regression (default: the first two numeric columns)")
     data.add_argument("--target", metavar="C",
-                      help="the label column of the CSV file, two classes (default: the last)")
+                      help="the label column of the CSV file (default: the last)")
     _option(data, "--n", "n")
     _option(data, "--noise", "noise")
     _option(data, "--balance", "balance")
     _option(data, "--data-seed", "dseed")
     _option(data, "--valid", "valid")
     model = p.add_argument_group("fit")
-    _option(model, "--loss", "loss", type=_loss, help="log-loss or exponential")
+    _option(model, "--loss", "loss", type=_loss,
+            help="log-loss or exponential (classification; a regression's is squared error)")
     _option(model, "--n-rounds", "rounds")
     _option(model, "--learning-rate", "lr")
     _option(model, "--max-depth", "depth")
@@ -112,8 +121,8 @@ def parser() -> argparse.ArgumentParser:
     _option(model, "--seed", "seed")
     out = p.add_argument_group("output")
     out.add_argument("--view", default="model", choices=tuple(exports.VIEWS),
-                     help="model (the probability map), residuals or tree (its regions); "
-                          "default model")
+                     help="model (the probability map, or a regression's F), residuals or "
+                          "tree (its regions); default model")
     out.add_argument("--rounds", dest="export_rounds", metavar="0,1,10",
                      help="the rounds to export (default: 0,1,2,5,10,50 as far as the fit goes)")
     out.add_argument("--formats", type=_formats, default=list(exports.FORMATS),
@@ -129,11 +138,12 @@ def parser() -> argparse.ArgumentParser:
 def _data(args):
     """(training set, validation set, the name for files, the label for titles)."""
     if args.csv is not None:
-        ds = load_csv(args.csv, features=args.features, target=args.target)
+        ds = load_csv(args.csv, features=args.features, target=args.target, task=args.task)
         name = args.csv.name
     else:
-        if args.features or args.target:
-            raise DataError("--features and --target choose columns of a --csv file.")
+        if args.features or args.target or args.task != TASKS[0]:
+            raise DataError("--features, --target and --task describe a --csv file; a toy "
+                            "set decides them.")
         ds = make_toy(args.dataset, n=args.n, noise=args.noise, balance=args.balance,
                       seed=args.dseed)
         name = f"{args.dataset}{args.n}"  # as the app's toolbar names its images
@@ -150,7 +160,8 @@ def export(args, log=print) -> list[Path]:
         With a message for the person at the shell.
     """
     train, valid, name, label = _data(args)
-    params = dict(loss=ENGINE_LOSS[args.loss], n_rounds=args.rounds, learning_rate=args.lr,
+    loss = "squared_error" if train.task == "regression" else ENGINE_LOSS[args.loss]
+    params = dict(loss=loss, n_rounds=args.rounds, learning_rate=args.lr,
                   max_depth=args.depth, max_leaves=args.leaves or None,
                   min_samples_leaf=args.minleaf, subsample=args.subsample,
                   random_state=args.seed)
@@ -163,7 +174,8 @@ def export(args, log=print) -> list[Path]:
     rounds = (exports.storyboard_rounds(trace.n_rounds) if args.export_rounds is None
               else exports.parse_rounds(args.export_rounds, trace.n_rounds))
     grid = appdata.make_grid(trace)
-    names = dict(feature_names=train.feature_names, classes=train.classes or None)
+    names = dict(feature_names=train.feature_names, classes=train.classes or None,
+                 target_name=train.target_name)
     args.out.mkdir(parents=True, exist_ok=True)
     written = []
 

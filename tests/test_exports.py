@@ -177,6 +177,27 @@ def test_cli_with_a_csv_file(capsys, tmp_path, warm_engine):
     assert "width" in (out / names[1]).read_text()  # the feature names label the axes
 
 
+def test_cli_regression_toy_set_and_csv(capsys, tmp_path, warm_engine):
+    out = tmp_path / "out"
+    status, err = run_main(capsys, "--dataset", "sine", "--n-rounds", "6", "--rounds", "0,6",
+                           "--formats", "html", "--out", str(out))
+    assert status == 0, err
+    (page,) = out.iterdir()
+    assert page.name == "boosting_model-animation_sine400_squared-error_M6_lr0.1_d3_all-rounds.html"
+    assert '"type":"bar"' in page.read_text()  # the residual bars of the staircase
+    csv = tmp_path / "houses.csv"
+    csv.write_text("size,price\n" + "".join(f"{i},{100 + 3 * i + (i * 7) % 5}\n"
+                                             for i in range(40)))
+    status, err = run_main(capsys, "--csv", str(csv), "--task", "regression", "--features",
+                           "size", "--target", "price", "--n-rounds", "4", "--formats", "html",
+                           "--view", "tree", "--out", str(out))
+    assert status == 0, err
+    assert any("houses" in p.name and "squared-error" in p.name for p in out.iterdir())
+    status, err = run_main(capsys, "--dataset", "sine", "--task", "regression",
+                           "--out", str(out))
+    assert status == 1 and "a toy set decides them" in err
+
+
 def test_cli_without_a_browser_says_so(tmp_path):
     env = dict(os.environ, BROWSER_PATH=str(tmp_path / "no-chromium-here"))
     done = subprocess.run(
