@@ -34,8 +34,8 @@ from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLO
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 MAX_UPLOAD_MB = 5
-# One fit's record grows with points x rounds (about 100 bytes each); 30 sessions each
-# fitting this much measured 1.34 GB on the server (benchmarks/load.py --heavy).
+# A session keeps its fit (about 11 bytes a point-round, plus its grid and figures); 30
+# sessions each fitting this much measured 1.11 GB on the server (load.py --heavy 1000x500).
 MAX_POINT_ROUNDS = 500_000
 
 # Everything a page needs for one run; stored in st.session_state by app.py.
