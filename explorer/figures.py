@@ -18,8 +18,8 @@ target and F share one sequential scale (VALUE_SCALE).
 The views are drawn on the plane of two inputs; a regression with one input
 draws the same ideas along its axis (``grid.is_line``): the model as the
 staircase F_m(x) over the points, the residuals against x, tree m as its leaf
-values over the residuals it fits. :func:`model_view` and :func:`tree_view`
-choose the drawing for a fit.
+values over the residuals it fits. :func:`model_view` chooses the model's
+drawing for a fit; the other views choose theirs from the grid.
 """
 
 from __future__ import annotations
@@ -347,7 +347,8 @@ def regression_line(trace, m: int, grid: appdata.Grid, *, feature_names=("x",),
     lo, hi = _value_range(trace, grid)
     span = grid.hi[0] - grid.lo[0]
     data = [
-        dict(type="bar", x=_f32(x), y=_f32(y - F), base=_f32(F), name=f"residual y − F<sub>{m}</sub>",
+        dict(type="bar", x=_f32(x), y=_f32(y - F), base=_f32(F),
+             name=f"residual y − F<sub>{m}</sub>",
              marker=dict(color=ORANGE, opacity=0.5, line=dict(width=0)),
              width=max(span / max(len(x), 1) * 0.5, span * 1e-3), customdata=idx,
              hovertemplate="sample #%{customdata}<br>y − F = %{y:.4g}<extra></extra>"),
@@ -369,7 +370,8 @@ def regression_line(trace, m: int, grid: appdata.Grid, *, feature_names=("x",),
                      hovertemplate="F = %{y:.4g}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(_selected_ring(x[sample], y[sample], f"sample #{sample}", len(y)))
-    title = title or f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals y − F<sub>{m}</sub>"
+    title = title or (f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals "
+                      f"y − F<sub>{m}</sub>")
     return _figure(data, _layout(
         title, height, uirevision, barmode="overlay", hovermode="closest",
         xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=fname)),

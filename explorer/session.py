@@ -13,8 +13,9 @@ their keys by hand and written to ``st.query_params`` on every run.
 :func:`current_state` reads all of them into one :class:`~explorer.state.State`.
 
 Caching: a fit is computed once per data + parameters and shared by every
-session (``st.cache_resource``, bounded); so are the grid predictions. Uploads
-are cached per session only.
+session (``st.cache_resource``, bounded); so are the grid predictions, and each
+figure is drawn once for every session that shows it (:func:`figure`,
+``explorer.figure_cache``). Uploads' fits are cached per session only.
 """
 
 from __future__ import annotations
@@ -969,12 +970,12 @@ def sample_block(ctx: Context, i: int, m: int, ledger: dict) -> None:
     else:
         st.caption(f"Sample #{i}: {where}, target {md_escape(ctx.target_name)} = "
                    f"{fmt(ledger['y'])}")
-    sigma = r"\sigma(2F_{" + str(m) + "})" if tr.loss == "exponential" else (
-        r"\sigma(F_{" + str(m) + "})")
-    # a regression's F is the prediction itself: its line is the residual left
-    after = ((r"p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m]))
-             if tr.is_classifier else
-             (r"y - F_{" + str(m) + "} = " + fmt(ledger["y"] - ledger["F"][m])))
+    if tr.is_classifier:
+        sigma = r"\sigma(2F_{" + str(m) + "})" if tr.loss == "exponential" else (
+            r"\sigma(F_{" + str(m) + "})")
+        after = r"p_{" + str(m) + "} = " + sigma + " = " + fmt(ledger["p"][m])
+    else:  # a regression's F is the prediction itself: what is left is the residual
+        after = r"y - F_{" + str(m) + "} = " + fmt(ledger["y"] - ledger["F"][m])
     if m == 0:
         st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + r",\qquad " + after)
         return

@@ -108,7 +108,8 @@ def body(ctx):
             exact, gap = (("none", "∞") if story["pure"] else
                           (fmt(story["exact"]), f"{story['gap']:.2e}"))
             # a table, not three metrics: the numbers keep all their digits in a narrow column
-            st.markdown("| Newton γ₁ = Σr / Σh | exact γ* | gap γ* − γ₁ |\n| ---: | ---: | ---: |\n"
+            st.markdown("| Newton γ₁ = Σr / Σh | exact γ* | gap γ* − γ₁ |\n"
+                        "| ---: | ---: | ---: |\n"
                         f"| {fmt(story['newton'])} | {exact} | {gap} |")
             if story["pure"]:
                 st.warning("This leaf is pure (one class only): its loss keeps falling as γ "
