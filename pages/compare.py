@@ -38,6 +38,9 @@ def body(ctx):
             st.error(f"{session.md_escape(name)}: this setting cannot be fitted: "
                      f"{session.md_escape(str(error))}", icon=":material/error:")
             return
+    if ctx.state.is_regression and s.pair == "leafrule":
+        st.caption("With squared error every hessian is 1: the Newton step Σr / Σh is the "
+                   "mean residual, so the two sides are the same fit.")
     if flip:
         st.caption(f"{flip:.0%} of the training labels are flipped on both sides: the points "
                    "the exponential loss weighs by e^(−yF) pull its boundary much harder.")

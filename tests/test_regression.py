@@ -75,8 +75,10 @@ def test_the_staircase_draws_F_m_and_the_residual_bars(sine, m):
 
 def test_the_surface_draws_F_m_on_the_plane_with_the_points_on_one_scale(plane):
     tr, grid = plane
-    fig = figures.model_view(tr, 5, grid, feature_names=("a", "b"), sample=2)
+    fig = figures.model_view(tr, 5, grid, feature_names=("a", "b"), sample=2,
+                             target_name="<img src=x>")
     spec = check_figure(fig)
+    assert "<img" not in fig.to_json() and "&lt;img src=x&gt;" in spec["data"][1]["name"]
     heat = spec["data"][0]
     assert heat["type"] == "heatmap"
     np.testing.assert_allclose(trace_array(fig, 0, "z"), grid.F[5])
@@ -184,6 +186,19 @@ def test_every_page_shows_a_regression(page, data):
             assert len(charts(at)) == (1 if data == "steps" else 2)
             if m == 0:
                 assert r"\frac{1}{N}\sum_i y_i" in text
+
+
+def test_compare_on_a_regression_offers_its_pairs_and_says_when_sides_agree():
+    at = open_page("pages/compare.py", data="sine", round=5, pair="outliers")
+    assert_clean(at)
+    assert list(at.selectbox(key="pair").options) == [
+        "learning rate 1.0 against 0.1", "depth 1 against depth 3",
+        "Newton leaves against mean leaves"]
+    at.selectbox(key="pair").set_value("leafrule").run()
+    assert_clean(at)
+    assert "the two sides are the same fit" in page_text(at)
+    a, b = charts(at)[:2]
+    assert a["data"] == b["data"]  # Newton and mean leaves: one fit, drawn twice
 
 
 def test_a_regression_round_step_and_leaf_formula():
