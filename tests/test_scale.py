@@ -197,3 +197,24 @@ def test_the_figure_cache_is_bounded_and_names_only_what_it_can(warm_engine):
     for m in range(6):
         small.draw(figures.curves, (tr, m), {})
     assert len(small) == 2 and small.nbytes <= small.max_bytes
+
+
+def test_the_figure_cache_from_many_threads_gives_each_call_its_own_figure(warm_engine):
+    """Sessions run in threads: 16 threads asking at once for 8 rounds (each round by two
+    threads) each get exactly the figure their call draws, and each is drawn once or
+    twice (two threads may miss together), never another round's."""
+    from explorer import appdata, figures, fit
+    from explorer.figure_cache import FigureCache, name
+
+    X = np.random.default_rng(1).normal(size=(200, 2))
+    tr = name(fit(X, (X[:, 0] * X[:, 1] > 0).astype(float), n_rounds=8), "threads")
+    grid = name(appdata.make_grid(tr, resolution=30), "threads|grid")
+    expected = {m: figures.residual_map(tr, m, grid).to_json() for m in range(1, 9)}
+    cache = FigureCache()
+    rounds = [1 + k % 8 for k in range(16)]
+    random.Random(0).shuffle(rounds)
+    with ThreadPoolExecutor(16) as pool:
+        got = list(pool.map(lambda m: cache.draw(figures.residual_map, (tr, m, grid), {}).json,
+                            rounds))
+    assert all(json_text == expected[m] for m, json_text in zip(rounds, got))
+    assert len(cache) == 8 and 8 <= cache.builds <= 16
