@@ -239,3 +239,12 @@ def test_a_regression_upload_with_one_or_two_inputs():
     assert_clean(at, errors_allowed=True)
     assert at.error and "Traceback" not in at.error[0].value
     assert not chart_payloads(at)
+
+
+def test_the_agreement_panel_checks_a_regression_against_scikit_learns_regressor():
+    at = open_page("pages/leaf_maths.py", data="steps", round=2, rounds=6)
+    at.button(key="agree_run").click().run()
+    assert_clean(at)
+    value = [m.value for m in at.metric if m.label.startswith("Largest |ΔF|, training")][0]
+    assert float(value) < 1e-9
+    assert "scikit" in page_text(at)
