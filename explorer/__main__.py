@@ -27,7 +27,7 @@ from .data import (CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, load_
                    split)
 from .state import BY_KEY, ENGINE_LOSS, LOSSES
 
-TOY_SETS = CLASSIFICATION_SETS + REGRESSION_SETS
+ALL_TOYS = CLASSIFICATION_SETS + REGRESSION_SETS
 
 PROG = "python -m explorer"
 # explorer.fit's parameters and the options that set them
@@ -89,7 +89,7 @@ def parser() -> argparse.ArgumentParser:
         description="Fit, then write each round's view as PNG and SVG, a storyboard of "
                     "the rounds and an HTML animation of the fit.")
     data = p.add_argument_group("data (a toy set, or --csv)")
-    data.add_argument("--dataset", default=BY_KEY["data"].default, choices=TOY_SETS,
+    data.add_argument("--dataset", default=BY_KEY["data"].default, choices=ALL_TOYS,
                       metavar="NAME", help="toy set: classification "
                       + ", ".join(CLASSIFICATION_SETS) + "; regression "
                       + ", ".join(REGRESSION_SETS) + f" (default {BY_KEY['data'].default})")

@@ -26,7 +26,7 @@ from .data import CLASSIFICATION_SETS, REGRESSION_SETS
 
 UPLOAD = "upload"
 TASKS = ("classification", "regression")
-# Each task's toy sets; the first is the one a task switch lands on.
+# Each task's toy sets: a toy set decides the task (State.from_mapping).
 TOY_SETS = {"classification": CLASSIFICATION_SETS, "regression": REGRESSION_SETS}
 DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD,)
 LOSSES = ("log-loss", "exponential")  # as shown and written in the URL (classification)

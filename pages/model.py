@@ -19,8 +19,8 @@ def body(ctx):
               on_change=session.mark_acted, disabled=ctx.valid is None,
               help="Hollow diamonds: points held out of the fit.")
     s = session.view_state(ctx, m)
-    model = session.figure(figures.model_view, tr, m, grid, show_valid=s.showvalid, sample=s.sample,
-                               uirevision=ctx.key, **ctx.names)
+    model = session.figure(figures.model_view, tr, m, grid, show_valid=s.showvalid,
+                           sample=s.sample, uirevision=ctx.key, **ctx.names)
     if grid.is_line:  # one input: the residuals are the chart's own bars
         session.chart(model, s, "model", on_select=session.select_sample_from, live=True)
     else:
@@ -29,9 +29,9 @@ def body(ctx):
             session.chart(model, s, "model", on_select=session.select_sample_from, live=True)
         with right:
             session.chart(session.figure(
-                figures.residual_map, tr, m, grid, feature_names=ctx.feature_names, sample=s.sample,
-                uirevision=ctx.key), s, "residuals", on_select=session.select_sample_from,
-                live=True)
+                figures.residual_map, tr, m, grid, feature_names=ctx.feature_names,
+                sample=s.sample, uirevision=ctx.key), s, "residuals",
+                on_select=session.select_sample_from, live=True)
     session.metrics_row(ctx, m)
     if m == 0:
         st.markdown("##### Round 0: the best constant f₀")

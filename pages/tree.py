@@ -20,14 +20,15 @@ def body(ctx):
     left, right = st.columns([3, 2], gap="medium")
     with left:
         session.chart(session.figure(
-            figures.tree_regions, tr, m, grid, feature_names=ctx.feature_names, classes=ctx.classes, leaf=leaf,
-            sample=s.sample, uirevision=ctx.key), s, "regions",
+            figures.tree_regions, tr, m, grid, feature_names=ctx.feature_names,
+            classes=ctx.classes, leaf=leaf, sample=s.sample, uirevision=ctx.key), s, "regions",
             key="chart_regions", on_select=session.select_leaf_from, live=True)
     with right:
         session.leaf_picker(ctx, m, leaf, followed)
         session.leaf_block(ctx, m, leaf, followed, s.sample)
     session.chart(session.figure(figures.update_panels, tr, m, grid,
-                                 feature_names=ctx.feature_names, uirevision=ctx.key), s, "update", live=True)
+                                 feature_names=ctx.feature_names, uirevision=ctx.key),
+                  s, "update", live=True)
     session.chart(session.figure(figures.tree_diagram, tr, m,
                                  feature_names=ctx.feature_names, leaf=leaf,
                                  uirevision=ctx.key), s, "tree",
