@@ -128,6 +128,9 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
             title["font"]["size"] = size / scale * (1 + (scale - 1) / 2)
     margin = layout.setdefault("margin", {})
     margin["t"] = int(margin.get("t", 56) * scale)
+    legend = layout.get("legend")
+    if isinstance(legend, dict) and isinstance(legend.get("y"), (int, float)) and legend["y"] < 0:
+        legend["y"] = legend["y"] * scale  # below the larger axis title, not on it
     if layout.get("height"):
         layout["height"] = int(layout["height"] * (1 + (scale - 1) / 2))
     for trace in spec.get("data", []):

@@ -127,6 +127,9 @@ def test_presented_is_pure_and_scales_markers(moons_fit):
     bigger = [t for t in big.data if t.mode == "markers"][0]
     assert max(bigger.marker.size) == pytest.approx(1.5 * max(points.marker.size), rel=1e-4)
     assert big.layout.font.size == pytest.approx(1.5 * fig.layout.font.size)
+    # the legend below the plot moves down with the larger axis title
+    assert fig.layout.legend.y < 0
+    assert big.layout.legend.y == pytest.approx(1.5 * fig.layout.legend.y)
 
 
 # --- in a real browser ---------------------------------------------------------------------
