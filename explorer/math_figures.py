@@ -30,13 +30,13 @@ def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -
 # --- leaf maths ------------------------------------------------------------------------
 
 
-def leaf_loss(trace, m: int, node: int, *, story: dict | None = None, height: int = 430,
+def leaf_loss(trace, m: int, node: int, *, height: int = 430,
               uirevision=None) -> go.Figure:
     """L_R(gamma) of a leaf, its quadratic Taylor approximation at 0, the one-step Newton
     value and the exact minimiser (or a note that a pure leaf has none)."""
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
-    s = story if story is not None else leaves.leaf_story(trace, m, node)
+    s = leaves.leaf_story(trace, m, node)
     g = _finite(s["gammas"])
     loss = _finite(s["loss"])
     taylor = _finite(s["taylor"])
@@ -83,7 +83,7 @@ def leaf_loss(trace, m: int, node: int, *, story: dict | None = None, height: in
 # --- split scan ------------------------------------------------------------------------
 
 
-def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"), scans=None,
+def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"),
                height: int = 460, uirevision=None) -> go.Figure:
     """Gain against threshold at a node of tree m, for each feature and both split rules.
 
@@ -92,7 +92,7 @@ def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"), scans=No
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
-    scans = scans if scans is not None else splits.scan(trace, m, node)
+    scans = splits.scan(trace, m, node)
     k = len(scans)
     gap = 0.08
     width = (1.0 - gap * (k - 1)) / k

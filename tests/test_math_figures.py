@@ -33,7 +33,7 @@ def test_leaf_loss_marks_newton_and_exact(moons):
     for m in (1, 6):
         for node in appdata.leaves_of(moons, m):
             story = leaves.leaf_story(moons, m, int(node))
-            fig = finite_json(mf.leaf_loss(moons, m, int(node), story=story))
+            fig = finite_json(mf.leaf_loss(moons, m, int(node)))
             names = " ".join(t.get("name", "") for t in fig["data"])
             assert "Newton" in names and "Taylor" in names
             if story["pure"]:
