@@ -224,32 +224,39 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def tree_rss(pid: int) -> int:
-    """VmRSS of a process and all its descendants, in bytes (0 if it is gone)."""
+def _over_tree(pid: int, read) -> int:
+    """The sum of ``read(p)`` over a process and its descendants (gone ones count 0)."""
     total = 0
     for p in _tree(pid):
         try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-        except OSError:
+            total += read(p)
+        except (OSError, IndexError, ValueError):
             pass
     return total
 
 
+def _rss(p: int) -> int:
+    with open(f"/proc/{p}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _cpu_ticks(p: int) -> int:
+    with open(f"/proc/{p}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+
+
+def tree_rss(pid: int) -> int:
+    """VmRSS of a process and all its descendants, in bytes (0 if it is gone)."""
+    return _over_tree(pid, _rss)
+
+
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) used so far by a process and its descendants."""
-    total = 0
-    for p in _tree(pid):
-        try:
-            with open(f"/proc/{p}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / os.sysconf("SC_CLK_TCK")
+    return _over_tree(pid, _cpu_ticks) / os.sysconf("SC_CLK_TCK")
 
 
 def http_get(url: str, path: str, *, headers: dict | None = None, timeout: float = 10):
