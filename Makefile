@@ -1,26 +1,57 @@
 # Two commands do everything on a fresh machine: `make app` and `make test`.
+# Both run from a project environment (.venv, made with the python3 on the PATH), so the
+# system's own Python is never touched (Debian 12 and Ubuntu 23.04+ refuse pip there).
 PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# numba's compiled-kernel cache: one folder, kept out of the source tree.
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
 
-.PHONY: install app test bench load
+.PHONY: app test quick bench load warm browsers
 
-install:
-	$(PYTHON) -m pip install -q -r requirements.txt
+# A stamp per requirements file: pip runs again only when a file changes.
+$(PY):
+	@$(PYTHON) -c "import venv, ensurepip" 2>/dev/null || { \
+		echo "$(PYTHON) has no venv support. Add it with: sudo apt-get install python3-venv"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
 
-app: install
-	$(PYTHON) -m streamlit run app.py
+$(VENV)/.app: requirements.txt | $(PY)
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
 
-# Installs what the tests need (Python packages, and Debian's chromium and nginx
-# when missing: the browser tests drive /usr/bin/chromium, never a downloaded one).
-test:
-	$(PYTHON) -m pip install -q -r requirements.txt -r requirements-dev.txt
-	@command -v chromium >/dev/null && command -v nginx >/dev/null || \
-		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium nginx)
-	$(PYTHON) -m pytest -q
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+	@touch $@ $(VENV)/.app
 
-bench: install
-	$(PYTHON) -m pip install -q -r requirements-dev.txt
-	$(PYTHON) benchmarks/bench_fit.py
+# Compiles the engine's kernels into numba's cache, so the first visit is warm.
+warm: $(VENV)/.app
+	$(PY) -m explorer warmup
 
-load: install
-	$(PYTHON) -m pip install -q -r requirements-dev.txt
-	$(PYTHON) benchmarks/load.py
+app: warm
+	$(PY) -m streamlit run app.py
+
+# The browser tests drive Debian's /usr/bin/chromium (never a downloaded browser) and the
+# cluster tests Debian's nginx: installed with apt-get when missing, if we are root.
+browsers:
+	@if ! command -v chromium >/dev/null || ! command -v nginx >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium nginx; \
+		else \
+			echo "The browser and cluster tests need Debian's chromium and nginx. Install them with:"; \
+			echo "  sudo apt-get install chromium nginx"; exit 1; \
+		fi; \
+	fi
+
+test: $(VENV)/.dev browsers
+	$(PY) -m pytest -q
+
+# Everything but the browser and cluster tests: a quick check while working.
+quick: $(VENV)/.dev
+	$(PY) -m pytest -q -m "not browser"
+
+bench: $(VENV)/.dev
+	$(PY) benchmarks/bench_fit.py
+
+load: $(VENV)/.dev
+	$(PY) benchmarks/load.py

@@ -81,9 +81,12 @@ def _option(group, flag: str, key: str, **extra) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line's parser (``export`` is the one command)."""
+    """The command line's parser: ``export``, and ``warmup`` (fill numba's cache)."""
     top = argparse.ArgumentParser(prog=PROG, description="Boosting Explorer from the shell.")
     commands = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands.add_parser(
+        "warmup", help="compile the engine into numba's cache (make app runs it once)",
+        description="Compile every kernel the app calls, so that the first visit is fast.")
     p = commands.add_parser(
         "export", help="write PNG, SVG and HTML files for slides",
         description="Fit, then write each round's view as PNG and SVG, a storyboard of "
@@ -208,9 +211,23 @@ def export(args, log=print) -> list[Path]:
     return written
 
 
+def warm() -> int:
+    """Compile the engine, saying so in the terminal (the first time takes about a minute)."""
+    import time
+    from .appdata import warm_up
+    print("Compiling the boosting engine into numba's cache (about a minute the first "
+          "time, a second after that)…", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    warm_up()
+    print(f"The engine is ready ({time.perf_counter() - start:.1f} s).", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     """Run the command line; returns the exit status (argparse exits with 2 by itself)."""
     args = parser().parse_args(argv)
+    if args.command == "warmup":
+        return warm()
     try:
         export(args, log=lambda text: print(text, file=sys.stderr))
     except (DataError, ValueError, exports.ExportError, OSError) as error:

@@ -126,14 +126,7 @@ def mark_routed(ctx: Context | None, error: str | None) -> None:
 @st.cache_resource(show_spinner="Compiling the boosting engine (first start of the server "
                                 "only; this takes a few seconds)…")
 def _warm() -> bool:
-    warmup()
-    # and what the pages call beyond the fit: the staged grid and the leaf lookup
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(40, 2))
-    tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
-    grid = appdata.make_grid(tr, resolution=8)
-    appdata.tree_on_grid(tr, 1, grid)
-    appdata.ledger(tr, 0)
+    appdata.warm_up()
     return True
 
 
