@@ -9,7 +9,7 @@ state, ``explorer/figures.py`` for the charts.
 
 import streamlit as st
 
-from explorer import session
+from explorer.app import session
 
 st.set_page_config(page_title="Boosting Explorer", page_icon=":material/forest:",
                    layout="wide", initial_sidebar_state="expanded")

@@ -45,10 +45,10 @@ CHARTS_DRAWN = ("[...document.querySelectorAll('.explorer-chart')]"
 
 def warm_numba_cache() -> float:
     start = time.perf_counter()
-    code = ("import numpy as np, explorer; from explorer import appdata; explorer.warmup(); "
+    code = ("import numpy as np, explorer; from explorer.numbers.grid import make_grid; explorer.warmup(); "
             "X = np.random.default_rng(0).normal(size=(40, 2)); "
             "tr = explorer.fit(X, (X[:, 0] > 0).astype(float), n_rounds=2); "
-            "appdata.make_grid(tr, resolution=8)")
+            "make_grid(tr, resolution=8)")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
     return time.perf_counter() - start
 

@@ -22,10 +22,11 @@ import re
 import sys
 from pathlib import Path
 
-from . import appdata, exports, fit
-from .data import (CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, load_csv, make_toy,
-                   split)
+from . import export as exporting, fit
+from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_toy, split
+from .numbers.grid import make_grid
 from .state import BY_KEY, ENGINE_LOSS, LOSSES
+from .upload import load_csv
 
 ALL_TOYS = CLASSIFICATION_SETS + REGRESSION_SETS
 
@@ -44,10 +45,10 @@ def _list(text: str) -> list[str]:
 
 def _formats(text: str) -> list[str]:
     formats = [f.lower() for f in _list(text)]
-    wrong = [f for f in formats if f not in exports.FORMATS]
+    wrong = [f for f in formats if f not in exporting.FORMATS]
     if wrong or not formats:
         raise argparse.ArgumentTypeError(
-            f"formats are a comma-separated choice of {', '.join(exports.FORMATS)}; "
+            f"formats are a comma-separated choice of {', '.join(exporting.FORMATS)}; "
             f"got {text!r}.")
     return list(dict.fromkeys(formats))
 
@@ -64,9 +65,9 @@ def _width(text: str) -> int:
         width = int(text)
     except ValueError:
         width = 0
-    if width < exports.MIN_WIDTH:
+    if width < exporting.MIN_WIDTH:
         raise argparse.ArgumentTypeError(
-            f"the width is a whole number of pixels, at least {exports.MIN_WIDTH}; got {text!r}.")
+            f"the width is a whole number of pixels, at least {exporting.MIN_WIDTH}; got {text!r}.")
     return width
 
 
@@ -123,16 +124,16 @@ def parser() -> argparse.ArgumentParser:
     _option(model, "--subsample", "subsample")
     _option(model, "--seed", "seed")
     out = p.add_argument_group("output")
-    out.add_argument("--view", default="model", choices=tuple(exports.VIEWS),
+    out.add_argument("--view", default="model", choices=tuple(exporting.VIEWS),
                      help="model (the probability map, or a regression's F), residuals or "
                           "tree (its regions); default model")
     out.add_argument("--rounds", dest="export_rounds", metavar="0,1,10",
                      help="the rounds to export (default: 0,1,2,5,10,50 as far as the fit goes)")
-    out.add_argument("--formats", type=_formats, default=list(exports.FORMATS),
+    out.add_argument("--formats", type=_formats, default=list(exporting.FORMATS),
                      metavar="png,svg,html", help="what to write (default all three)")
-    out.add_argument("--width", type=_width, default=exports.MIN_WIDTH,
+    out.add_argument("--width", type=_width, default=exporting.MIN_WIDTH,
                      help=f"width of the PNG and SVG images in pixels (default and least "
-                          f"{exports.MIN_WIDTH})")
+                          f"{exporting.MIN_WIDTH})")
     out.add_argument("--out", type=Path, default=Path("exports"), metavar="DIR",
                      help="folder for the files, made if missing (default ./exports)")
     return top
@@ -174,16 +175,16 @@ def export(args, log=print) -> list[Path]:
                     y_valid=None if valid is None else valid.y, **params)
     except ValueError as error:  # the engine names its parameters: name the options
         raise ValueError(_FLAGS.sub(lambda match: _FLAG[match.group(0)], str(error))) from None
-    rounds = (exports.storyboard_rounds(trace.n_rounds) if args.export_rounds is None
-              else exports.parse_rounds(args.export_rounds, trace.n_rounds))
-    grid = appdata.make_grid(trace)
+    rounds = (exporting.storyboard_rounds(trace.n_rounds) if args.export_rounds is None
+              else exporting.parse_rounds(args.export_rounds, trace.n_rounds))
+    grid = make_grid(trace)
     names = dict(feature_names=train.feature_names, classes=train.classes or None,
                  target_name=train.target_name)
     args.out.mkdir(parents=True, exist_ok=True)
     written = []
 
     def write(content, view, which, ext):
-        path = args.out / exports.export_name(name, params, view, which, ext)
+        path = args.out / exporting.export_name(name, params, view, which, ext)
         if isinstance(content, str):
             path.write_text(content, encoding="utf-8")
         else:
@@ -196,17 +197,17 @@ def export(args, log=print) -> list[Path]:
         log(f"Writing {args.view} at rounds {', '.join(map(str, rounds))} "
             f"({', '.join(images)}, {args.width} px wide)…")
     for m in rounds:
-        fig = exports.view_figure(trace, args.view, m, grid, **names)
+        fig = exporting.view_figure(trace, args.view, m, grid, **names)
         for fmt in images:
-            write(exports.to_image(fig, fmt, args.width), args.view, m, fmt)
+            write(exporting.to_image(fig, fmt, args.width), args.view, m, fmt)
     if images:
-        board = exports.storyboard(trace, args.view, rounds, grid, data_label=label, **names)
+        board = exporting.storyboard(trace, args.view, rounds, grid, data_label=label, **names)
         for fmt in images:
-            write(exports.to_image(board, fmt, args.width), f"{args.view}-storyboard",
+            write(exporting.to_image(board, fmt, args.width), f"{args.view}-storyboard",
                   rounds, fmt)
     if "html" in args.formats:
         log("Writing the animation…")
-        write(exports.animation_html(trace, args.view, None, grid, **names),
+        write(exporting.animation_html(trace, args.view, None, grid, **names),
               f"{args.view}-animation", None, "html")
     return written
 
@@ -230,7 +231,7 @@ def main(argv=None) -> int:
         return warm()
     try:
         export(args, log=lambda text: print(text, file=sys.stderr))
-    except (DataError, ValueError, exports.ExportError, OSError) as error:
+    except (DataError, ValueError, exporting.ExportError, OSError) as error:
         print(f"{PROG} export: error: {error}", file=sys.stderr)
         return 1
     return 0

@@ -4,7 +4,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from explorer import figures, math_figures, session
+from explorer import figures
+from explorer.app import session
 from explorer.state import BY_KEY, COMPARISONS, PAIRS, REGRESSION_PAIRS
 
 ctx = session.page_context("Compare: two settings on the same data, round by round")
@@ -51,7 +52,7 @@ def body(ctx):
             session.chart(session.figure(figures.model_view, trace, m, grid,
                                          uirevision=key, **ctx.names),
                           s, f"compare_{side}", live=True)
-    session.chart(session.figure(math_figures.compare_curves, fits[0][0], fits[1][0], m,
+    session.chart(session.figure(figures.compare_curves, fits[0][0], fits[1][0], m,
                                  labels=labels, uirevision=ctx.key),
                   s, "compare_curves", live=True)
 

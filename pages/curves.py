@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from explorer import figures, session
+from explorer import figures
+from explorer.app import session
 
 ctx = session.page_context("Curves: loss and accuracy round by round, and where it starts")
 

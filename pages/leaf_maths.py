@@ -4,8 +4,10 @@ check of the fit on screen against the reference implementation."""
 
 import streamlit as st
 
-from explorer import appdata, leaves, math_figures, session
-from explorer.agreement import ReferenceUnavailable, agreement
+from explorer import figures
+from explorer.app import session
+from explorer.numbers import leaves, summaries
+from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
 ctx = session.page_context("Leaf maths: the leaf's own loss, one Newton step and the exact "
                            "minimiser")
@@ -89,11 +91,11 @@ def body(ctx):
         st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see the "
                 "leaves of tree 1.", icon=":material/info:")
     else:
-        leaf, followed = appdata.resolve_leaf(tr, m, s.leaf, s.sample)
+        leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample)
         story = leaves.leaf_story(tr, m, leaf)
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            session.chart(session.figure(math_figures.leaf_loss, tr, m, leaf,
+            session.chart(session.figure(figures.leaf_loss, tr, m, leaf,
                                          uirevision=ctx.key),
                           s, "leaf_loss", key="chart_leaf_loss", live=True)
         with right:

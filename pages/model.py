@@ -7,7 +7,8 @@ surface F_m as a heat map and the residual map.
 
 import streamlit as st
 
-from explorer import figures, session
+from explorer import figures
+from explorer.app import session
 
 ctx = session.page_context("Model: the prediction after round m, and what the next tree fits")
 

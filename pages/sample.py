@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from explorer import appdata, figures, session
+from explorer import figures
+from explorer.app import session
+from explorer.numbers import summaries
 
 ctx = session.page_context("Sample: one point's account, round by round")
 
@@ -17,7 +19,7 @@ def body(ctx):
             figures.model_view, tr, m, grid, sample=s.sample, uirevision=ctx.key, height=520,
             title=f"Click a point to follow it (round {m})", **ctx.names),
             s, "sample_map", on_select=session.select_sample_from, live=True)
-    ledger = appdata.ledger(tr, s.sample)
+    ledger = summaries.ledger(tr, s.sample)
     with right:
         i = session.sample_picker(ctx, s.sample)
         session.sample_block(ctx, i, m, ledger)

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from explorer import exports, session
+from explorer import export
+from explorer.app import session
 
 ctx = session.page_context("Slides: a storyboard of rounds and an animation of the fit")
 
@@ -13,15 +14,15 @@ def body(ctx):
     tr = ctx.trace
     left, right = st.columns([2, 3], vertical_alignment="bottom")
     with left:
-        view = st.radio("View", list(exports.VIEWS), format_func=VIEW_LABELS.get,
+        view = st.radio("View", list(export.VIEWS), format_func=VIEW_LABELS.get,
                         horizontal=True, key="slides_view", persist_state="session")
     with right:
         text = st.text_input(
-            "Rounds", ", ".join(map(str, exports.storyboard_rounds(tr.n_rounds))),
+            "Rounds", ", ".join(map(str, export.storyboard_rounds(tr.n_rounds))),
             key="slides_rounds", persist_state="session",
             help="Whole numbers separated by commas; one panel each, in this order.")
     try:
-        wanted = exports.parse_rounds(text)
+        wanted = export.parse_rounds(text)
     except ValueError as error:
         st.error(session.md_escape(error), icon=":material/error:")
         return
@@ -41,36 +42,36 @@ def body(ctx):
     args, options = (tr, view, rounds, ctx.grid), dict(data_label=label, **names)
 
     def board():  # for the files, made only when a download is clicked
-        return exports.storyboard(*args, **options)
+        return export.storyboard(*args, **options)
 
     dataset = ("upload-" + ctx.train.name if ctx.state.is_upload
                else f"{ctx.state.data}{ctx.state.n}")
 
     def name(kind, which, ext):
-        return exports.export_name(dataset, tr.params, kind, which, ext)
+        return export.export_name(dataset, tr.params, kind, which, ext)
 
-    no_browser = exports.find_browser() is None
+    no_browser = export.find_browser() is None
     if no_browser:
-        st.warning(f"Images cannot be made on this server: {exports.NO_BROWSER}. "
+        st.warning(f"Images cannot be made on this server: {export.NO_BROWSER}. "
                    "The animation needs no browser on the server.", icon=":material/warning:")
     # Files are built when a button is clicked (data=callable), not on every run;
     # on_click="ignore": downloading changes nothing on the page.
     png, svg, html = st.columns(3)
     png.download_button(
-        "Storyboard PNG", data=lambda: exports.to_image(board(), "png"),
+        "Storyboard PNG", data=lambda: export.to_image(board(), "png"),
         file_name=name(f"{view}-storyboard", rounds, "png"), mime="image/png",
         key="slides_png", on_click="ignore", disabled=no_browser,
         icon=":material/image:", width="stretch",
-        help=f"{exports.MIN_WIDTH} px wide; made when you click (a second or two).")
+        help=f"{export.MIN_WIDTH} px wide; made when you click (a second or two).")
     svg.download_button(
-        "Storyboard SVG", data=lambda: exports.to_image(board(), "svg"),
+        "Storyboard SVG", data=lambda: export.to_image(board(), "svg"),
         file_name=name(f"{view}-storyboard", rounds, "svg"), mime="image/svg+xml",
         key="slides_svg", on_click="ignore", disabled=no_browser,
         icon=":material/polyline:", width="stretch",
         help="Vector image: sharp at any size, editable in Inkscape or Illustrator.")
     html.download_button(
         "Animation HTML",
-        data=lambda: exports.animation_html(tr, view, None, ctx.grid, **names),
+        data=lambda: export.animation_html(tr, view, None, ctx.grid, **names),
         file_name=name(f"{view}-animation", None, "html"), mime="text/html",
         key="slides_html", on_click="ignore", icon=":material/animation:", width="stretch",
         help="Every round (at most 50 frames) with a slider and a play button; plotly.js "
@@ -78,7 +79,7 @@ def body(ctx):
     st.caption("If a download fails, the button says so for a few seconds: try again. "
                "The command line writes the same files: `python -m explorer export "
                "--help`.")
-    session.chart(session.figure(exports.storyboard, *args, **options), ctx.state,
+    session.chart(session.figure(export.storyboard, *args, **options), ctx.state,
                   f"{view}-storyboard")
 
 

@@ -4,7 +4,9 @@ split rules (squared error of the residuals; the second-order gain), the chosen 
 import numpy as np
 import streamlit as st
 
-from explorer import math_figures, session, splits
+from explorer import figures
+from explorer.app import session
+from explorer.numbers import splits
 
 ctx = session.page_context("Splits: every candidate threshold at a node, under both rules")
 
@@ -34,7 +36,7 @@ def body(ctx):
     tree = tr.tree(m)
     node = node_picker(tree)
     scans = splits.scan(tr, m, node)
-    session.chart(session.figure(math_figures.split_scan, tr, m, node,
+    session.chart(session.figure(figures.split_scan, tr, m, node,
                                  feature_names=ctx.feature_names, uirevision=ctx.key),
                   s, "splits", key="chart_splits", live=True)
     rule = "second-order gain" if s.is_hessian else "squared-error reduction"

@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from explorer import appdata, figures, session
+from explorer import figures
+from explorer.app import session
+from explorer.numbers import summaries
 
 ctx = session.page_context("Tree m: its regions, its leaf values, and the update it makes")
 
@@ -16,7 +18,7 @@ def body(ctx):
                 icon=":material/info:")
         session.f0_block(ctx)
         return
-    leaf, followed = appdata.resolve_leaf(tr, m, s.leaf, s.sample)
+    leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample)
     left, right = st.columns([3, 2], gap="medium")
     with left:
         session.chart(session.figure(
@@ -34,7 +36,7 @@ def body(ctx):
                                  uirevision=ctx.key), s, "tree",
                   key="chart_diagram", on_select=session.select_leaf_from, live=True)
     with st.expander(f"Every node of tree {m} as a table"):
-        st.dataframe(appdata.node_table(tr, m, ctx.feature_names), hide_index=True,
+        st.dataframe(summaries.node_table(tr, m, ctx.feature_names), hide_index=True,
                      width="stretch")
 
 

@@ -28,12 +28,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 @pytest.fixture(scope="session")
 def warm_engine():
     """Compile the numba kernels once per test process (AppTest runs the app in-process)."""
-    from explorer import appdata, fit, warmup
+    from explorer import fit, warmup
+    from explorer.numbers.grid import make_grid
     import numpy as np
     warmup()
     X = np.random.default_rng(0).normal(size=(40, 2))
     tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
-    appdata.make_grid(tr, resolution=8)
+    make_grid(tr, resolution=8)
     return True
 
 

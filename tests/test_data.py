@@ -14,12 +14,10 @@ from explorer.data import (
     DataError,
     Dataset,
     dataset_hash,
-    load_csv,
     make_toy,
-    read_table,
     split,
-    to_dataset,
 )
+from explorer.upload import load_csv, read_table, to_dataset
 
 
 def csv(rows, header="a,b,label", sep=","):

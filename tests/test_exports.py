@@ -24,7 +24,8 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import ROOT
 from explorer import __main__ as cli
-from explorer import appdata, exports
+from explorer import export
+from explorer.numbers.grid import make_grid
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SVG_ROOT = "{http://www.w3.org/2000/svg}svg"
@@ -57,7 +58,7 @@ def assert_self_contained(html: str) -> None:
 
 @pytest.fixture(scope="module")
 def grid(moons_fit):
-    return appdata.make_grid(moons_fit)
+    return make_grid(moons_fit)
 
 
 # --- the command line -------------------------------------------------------------------
@@ -222,10 +223,10 @@ def coloured(trace) -> dict | None:
     return None
 
 
-@pytest.mark.parametrize("view", list(exports.VIEWS))
+@pytest.mark.parametrize("view", list(export.VIEWS))
 def test_storyboard_has_one_titled_panel_per_round_and_one_colour_scale(moons_fit, grid, view):
     rounds = [0, 1, 2, 5, 12]
-    fig = exports.storyboard(moons_fit, view, rounds, grid, feature_names=("a", "b"))
+    fig = export.storyboard(moons_fit, view, rounds, grid, feature_names=("a", "b"))
     layout = fig.layout
     xaxes = sorted(k for k in layout.to_plotly_json() if re.fullmatch(r"xaxis\d*", k))
     assert len(xaxes) == len(rounds)
@@ -277,7 +278,7 @@ def test_storyboard_colour_range_spans_every_panel(warm_engine):
     trace = fit(ds.X, ds.y, loss="exponential", n_rounds=30, learning_rate=0.5)
     rounds = [0, 3, 30]
     scales = [figures_scale(trace, m) for m in rounds]
-    fig = exports.storyboard(trace, "residuals", rounds)
+    fig = export.storyboard(trace, "residuals", rounds)
     assert len(set(np.round(scales, 9))) > 1, "the rounds' own scales should differ"
     assert fig.layout.coloraxis.cmax == pytest.approx(max(scales))
     assert fig.layout.coloraxis.cmin == pytest.approx(-max(scales))
@@ -290,15 +291,15 @@ def figures_scale(trace, m):
 
 def test_storyboard_rejects_rounds_outside_the_fit(moons_fit, grid):
     with pytest.raises(ValueError, match="Round 13 is not in 0..12"):
-        exports.storyboard(moons_fit, "model", [0, 13], grid)
+        export.storyboard(moons_fit, "model", [0, 13], grid)
     with pytest.raises(ValueError, match="view must be one of"):
-        exports.storyboard(moons_fit, "pie", [0], grid)
+        export.storyboard(moons_fit, "pie", [0], grid)
 
 
 @pytest.mark.parametrize("view", ["model", "residuals"])
 def test_animation_has_one_frame_per_round_a_slider_and_play(moons_fit, grid, view):
     rounds = [0, 1, 2, 5, 12]
-    fig = exports.animation(moons_fit, view, rounds, grid)
+    fig = export.animation(moons_fit, view, rounds, grid)
     assert [f.name for f in fig.frames] == [str(m) for m in rounds]
     (slider,) = fig.layout.sliders
     assert [s.label for s in slider.steps] == [str(m) for m in rounds]
@@ -314,17 +315,17 @@ def test_animation_has_one_frame_per_round_a_slider_and_play(moons_fit, grid, vi
 
 
 def test_animation_defaults_to_every_round_and_skips_round_0_for_trees(moons_fit, grid):
-    fig = exports.animation(moons_fit, "model", None, grid)
+    fig = export.animation(moons_fit, "model", None, grid)
     assert [f.name for f in fig.frames] == [str(m) for m in range(moons_fit.n_rounds + 1)]
-    tree = exports.animation(moons_fit, "tree", [0, 1, 4], grid)
+    tree = export.animation(moons_fit, "tree", [0, 1, 4], grid)
     assert [f.name for f in tree.frames] == ["1", "4"]
-    assert exports.animation_rounds(500)[:10] == list(range(10))
-    assert len(exports.animation_rounds(500)) <= exports.ANIMATION_FRAMES
-    assert exports.animation_rounds(500)[-1] == 500
+    assert export.animation_rounds(500)[:10] == list(range(10))
+    assert len(export.animation_rounds(500)) <= export.ANIMATION_FRAMES
+    assert export.animation_rounds(500)[-1] == 500
 
 
 def test_animation_html_is_self_contained(moons_fit, grid):
-    html = exports.animation_html(moons_fit, "tree", [1, 2, 3], grid)
+    html = export.animation_html(moons_fit, "tree", [1, 2, 3], grid)
     assert_self_contained(html)
     assert html.count('"name":"') >= 3
 
@@ -333,30 +334,30 @@ def test_animation_html_is_self_contained(moons_fit, grid):
 
 
 def test_to_image_png_and_svg_sizes(moons_fit, grid):
-    fig = exports.view_figure(moons_fit, "model", 3, grid)
+    fig = export.view_figure(moons_fit, "model", 3, grid)
     start = time.perf_counter()
-    png = exports.to_image(fig, "png")
+    png = export.to_image(fig, "png")
     first = time.perf_counter() - start
     start = time.perf_counter()
-    wide = exports.to_image(fig, "png", width=2400)
+    wide = export.to_image(fig, "png", width=2400)
     again = time.perf_counter() - start
     print(f"\nPNG of one view: {first:.2f} s (first, may start Chromium), then {again:.2f} s")
     assert png_size(png)[0] == 1920
     assert png_size(wide)[0] == 2400
-    root = svg_root(exports.to_image(fig, "svg"))
+    root = svg_root(export.to_image(fig, "svg"))
     assert float(root.get("width")) == pytest.approx(1920, abs=1)
-    board = exports.storyboard(moons_fit, "model", [0, 1, 2, 5, 10, 12], grid)
+    board = export.storyboard(moons_fit, "model", [0, 1, 2, 5, 10, 12], grid)
     start = time.perf_counter()
-    assert png_size(exports.to_image(board, "png"))[0] == 1920
+    assert png_size(export.to_image(board, "png"))[0] == 1920
     print(f"storyboard PNG (6 panels): {time.perf_counter() - start:.2f} s")
 
 
 def test_to_image_rejects_other_formats_and_small_widths():
     fig = go.Figure()
     with pytest.raises(ValueError, match="png or svg"):
-        exports.to_image(fig, "gif")
+        export.to_image(fig, "gif")
     with pytest.raises(ValueError, match="at least 1920"):
-        exports.to_image(fig, "png", width=800)
+        export.to_image(fig, "png", width=800)
 
 
 def test_concurrent_exports_each_get_their_own_image():
@@ -371,7 +372,7 @@ def test_concurrent_exports_each_get_their_own_image():
                                     height=300))
         barrier.wait()  # all at once
         try:
-            results[i] = exports.to_image(fig, "svg").decode("utf-8")
+            results[i] = export.to_image(fig, "svg").decode("utf-8")
         except Exception as error:  # noqa: BLE001  (reported below)
             errors.append(error)
 
@@ -392,15 +393,15 @@ def test_concurrent_exports_each_get_their_own_image():
 
 
 def test_no_browser_gives_a_clear_error(monkeypatch, tmp_path):
-    exports.shutdown()  # the next image must look for a browser again
+    export.shutdown()  # the next image must look for a browser again
     monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "no-chromium-here"))
-    assert exports.find_browser() is None
-    with pytest.raises(exports.ExportError) as caught:
-        exports.to_image(go.Figure(), "png")
+    assert export.find_browser() is None
+    with pytest.raises(export.ExportError) as caught:
+        export.to_image(go.Figure(), "png")
     assert NO_BROWSER_MESSAGE in str(caught.value)
     assert isinstance(caught.value, RuntimeError)
     monkeypatch.delenv("BROWSER_PATH")
-    assert png_size(exports.to_image(go.Figure(), "png"))[0] == 1920  # and it recovers
+    assert png_size(export.to_image(go.Figure(), "png"))[0] == 1920  # and it recovers
 
 
 # --- names and rounds --------------------------------------------------------------------
@@ -410,20 +411,20 @@ PARAMS = dict(loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3, max
 
 
 def test_export_name_says_what_the_file_is():
-    assert exports.export_name("moons400", PARAMS, "model", 10, "png") == \
+    assert export.export_name("moons400", PARAMS, "model", 10, "png") == \
         "boosting_model_moons400_log-loss_M100_lr0.1_d3_m10.png"
-    assert exports.export_name("moons400", dict(PARAMS, max_leaves=8, subsample=0.5), "tree",
+    assert export.export_name("moons400", dict(PARAMS, max_leaves=8, subsample=0.5), "tree",
                                [0, 1, 2, 5, 10, 50], "SVG") == \
         "boosting_tree_moons400_log-loss_M100_lr0.1_d3_L8_s0.5_m0-1-2-5-10-50.svg"
-    assert exports.export_name("x", PARAMS, "model", None, "html").endswith("_all-rounds.html")
-    assert exports.export_name("x", PARAMS, "model", list(range(0, 100, 5)), "png").endswith(
+    assert export.export_name("x", PARAMS, "model", None, "html").endswith("_all-rounds.html")
+    assert export.export_name("x", PARAMS, "model", list(range(0, 100, 5)), "png").endswith(
         "_m0-to-95-20rounds.png")
 
 
 @pytest.mark.parametrize("dataset", ["../../etc/passwd", "my data (1).csv", "é€ü:*?<>|", ".",
                                      "a" * 500, "CON"])
 def test_export_name_is_safe_for_any_file_system(dataset):
-    name = exports.export_name(dataset, PARAMS, "model", 3, "png")
+    name = export.export_name(dataset, PARAMS, "model", 3, "png")
     assert re.fullmatch(r"[A-Za-z0-9._-]+", name), name
     assert not name.startswith(".") and "/" not in name and ".." not in name
     assert len(name) <= 150
@@ -431,16 +432,16 @@ def test_export_name_is_safe_for_any_file_system(dataset):
 
 
 def test_parse_rounds():
-    assert exports.parse_rounds("0, 1,2 ;5 10 50") == [0, 1, 2, 5, 10, 50]
-    assert exports.parse_rounds("3,3,1") == [3, 1]
+    assert export.parse_rounds("0, 1,2 ;5 10 50") == [0, 1, 2, 5, 10, 50]
+    assert export.parse_rounds("3,3,1") == [3, 1]
     for bad in ("", "1,-2", "1.5", "one"):
         with pytest.raises(ValueError):
-            exports.parse_rounds(bad)
+            export.parse_rounds(bad)
     with pytest.raises(ValueError, match="beyond the last round, 9"):
-        exports.parse_rounds("0,10", 9)
-    assert exports.storyboard_rounds(100) == [0, 1, 2, 5, 10, 50]
-    assert exports.storyboard_rounds(30) == [0, 1, 2, 5, 10, 30]
-    assert exports.storyboard_rounds(1) == [0, 1]
+        export.parse_rounds("0,10", 9)
+    assert export.storyboard_rounds(100) == [0, 1, 2, 5, 10, 50]
+    assert export.storyboard_rounds(30) == [0, 1, 2, 5, 10, 30]
+    assert export.storyboard_rounds(1) == [0, 1]
 
 
 # --- the Slides page (AppTest) -----------------------------------------------------------

@@ -9,7 +9,10 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import appdata, figures, fit
+from explorer import figures, fit
+from explorer.figures import theme
+from explorer.numbers.grid import boundary_lines, make_grid, tree_on_grid
+from explorer.numbers import summaries
 from explorer.data import make_toy
 from explorer.state import FIELDS, State
 
@@ -69,7 +72,7 @@ def trace_array(fig, index, name):
 
 @pytest.fixture(scope="module")
 def grid(moons_fit):
-    return appdata.make_grid(moons_fit, resolution=40)
+    return make_grid(moons_fit, resolution=40)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +87,7 @@ def exp_fit(warm_engine):
 @pytest.mark.parametrize("m", [0, 1, 5, 12])
 def test_every_view_is_a_finite_valid_figure(moons_fit, grid, m):
     tr = moons_fit
-    leaf = appdata.resolve_leaf(tr, m, -1, 3)[0] if m else None
+    leaf = summaries.resolve_leaf(tr, m, -1, 3)[0] if m else None
     figs = [
         figures.probability_map(tr, m, grid, show_valid=True, sample=3),
         figures.residual_map(tr, m, grid, sample=3),
@@ -100,7 +103,7 @@ def test_every_view_is_a_finite_valid_figure(moons_fit, grid, m):
 
 def test_exponential_loss_and_best_first_trees(exp_fit):
     tr = exp_fit
-    grid = appdata.make_grid(tr, resolution=30)
+    grid = make_grid(tr, resolution=30)
     for m in (0, 1, tr.n_rounds):
         for fig in (figures.probability_map(tr, m, grid), figures.residual_map(tr, m, grid),
                     figures.tree_regions(tr, m, grid), figures.update_panels(tr, m, grid),
@@ -108,14 +111,14 @@ def test_exponential_loss_and_best_first_trees(exp_fit):
             check_figure(fig)
     assert "σ(2F" in figures.probability_map(tr, 2, grid).layout.title.text
     # best-first trees have at most max_leaves leaves, all drawn on the plane
-    assert len(appdata.leaves_of(tr, 3)) <= 5
+    assert len(summaries.leaves_of(tr, 3)) <= 5
 
 
 def test_extreme_scores_never_give_nan(warm_engine):
     """A large learning rate on separable data drives |F| far out; charts stay finite."""
     ds = make_toy("linear", n=100, noise=0.0, seed=0)
     tr = fit(ds.X, ds.y, n_rounds=60, learning_rate=10.0, max_depth=2)
-    grid = appdata.make_grid(tr, resolution=30)
+    grid = make_grid(tr, resolution=30)
     assert np.abs(tr.raw).max() > 30
     for m in (1, 30, 60):
         for fig in (figures.probability_map(tr, m, grid), figures.residual_map(tr, m, grid),
@@ -129,7 +132,7 @@ def test_boundary_lines_follow_the_sign_changes():
     xs, ys = np.linspace(0, 1, 11), np.linspace(0, 2, 21)
     gx, gy = np.meshgrid(xs, ys)
     F = np.where((gx > 0.42) & (gy < 1.5), 1.0, -1.0)
-    px, py = appdata.boundary_lines(xs, ys, F)
+    px, py = boundary_lines(xs, ys, F)
     assert len(px) == len(py) and len(px) % 3 == 0
     segments = [(px[k], py[k], px[k + 1], py[k + 1]) for k in range(0, len(px), 3)]
     assert all(px[k + 2] is None and py[k + 2] is None for k in range(0, len(px), 3))
@@ -137,13 +140,13 @@ def test_boundary_lines_follow_the_sign_changes():
     assert (0.45, -0.05, 0.45, 1.45) in [tuple(round(v, 10) for v in s) for s in segments]
     assert (0.45, 1.45, 1.05, 1.45) in [tuple(round(v, 10) for v in s) for s in segments]
     assert len(segments) == 2
-    assert appdata.boundary_lines(xs, ys, np.ones_like(F)) == ([], [])
+    assert boundary_lines(xs, ys, np.ones_like(F)) == ([], [])
 
 
 def test_finite_guard():
-    a = figures._finite([np.nan, np.inf, -np.inf, 1.0, 1e300])
-    assert np.isfinite(a).all() and a[0] == 0 and a[1] == figures.BIG and a[2] == -figures.BIG
-    assert figures._num(float("nan")) == "0"
+    a = theme.finite([np.nan, np.inf, -np.inf, 1.0, 1e300])
+    assert np.isfinite(a).all() and a[0] == 0 and a[1] == theme.BIG and a[2] == -theme.BIG
+    assert theme.num(float("nan")) == "0"
 
 
 # --- what each view shows -------------------------------------------------------------
@@ -170,9 +173,9 @@ def test_probability_map_shows_p_of_round_m_and_clickable_points(moons_fit, grid
 
 
 def test_many_points_are_drawn_with_webgl(warm_engine):
-    ds = make_toy("moons", n=figures.GL_POINTS + 50)
+    ds = make_toy("moons", n=theme.GL_POINTS + 50)
     tr = fit(ds.X, ds.y, n_rounds=2)
-    grid = appdata.make_grid(tr, resolution=20)
+    grid = make_grid(tr, resolution=20)
     for fig in (figures.probability_map(tr, 1, grid), figures.residual_map(tr, 1, grid),
                 figures.tree_regions(tr, 1, grid)):
         kinds = {t.type for t in fig.data if t.type.startswith("scatter")
@@ -194,7 +197,7 @@ def test_residual_map_colours_and_sizes_by_y_minus_p(moons_fit, grid):
 
 def test_tree_regions_label_every_leaf_with_its_newton_value(moons_fit, grid):
     tr, m = moons_fit, 2
-    leaf = int(appdata.leaves_of(tr, m)[0])
+    leaf = int(summaries.leaves_of(tr, m)[0])
     fig = figures.tree_regions(tr, m, grid, leaf=leaf)
     labels = fig.data[-1]
     nodes = np.asarray(labels.customdata)[:, 0].astype(int)
@@ -215,7 +218,7 @@ def test_update_panels_add_up(moons_fit, grid):
     heat = [k for k, t in enumerate(fig.data) if t.type == "heatmap"]
     before, step, after = (trace_array(fig, k, "z") for k in heat)
     np.testing.assert_allclose(before + step, after, atol=1e-5)
-    exact = appdata.tree_on_grid(tr, m, grid)
+    exact = tree_on_grid(tr, m, grid)
     np.testing.assert_allclose(step, exact)
     assert set(np.unique(np.round(exact / tr.learning_rate, 12))) <= set(
         np.round(tr.tree(m)["value"], 12))
@@ -242,9 +245,9 @@ def test_tree_diagram_shows_split_n_sums_improvement_and_values(moons_fit):
         assert f"n = {int(tree['n'][k])}" in text
     for k in np.flatnonzero(tree["left"] < 0):
         assert f"leaf {k}" in text
-        assert figures._signed(tree["value"][k], 4) in text
+        assert theme.signed(tree["value"][k], 4) in text
     root = tree[0]
-    assert f"{'ab'[root['feature']]} ≤ {figures._num(root['threshold'], 4)}" in text
+    assert f"{'ab'[root['feature']]} ≤ {theme.num(root['threshold'], 4)}" in text
     assert "improvement" in text and "Σr" in text and "Σh" in text
 
 
@@ -271,7 +274,7 @@ def test_uncomparable_feature_ranges_drop_the_equal_aspect(warm_engine):
     X = np.column_stack([rng.uniform(0, 1, 200), rng.uniform(0, 1000, 200)])
     y = (X[:, 0] > 0.5).astype(float)
     tr = fit(X, y, n_rounds=3)
-    grid = appdata.make_grid(tr, resolution=20)
+    grid = make_grid(tr, resolution=20)
     assert not grid.equal_aspect
     fig = figures.probability_map(tr, 1, grid)
     assert fig.layout.yaxis.scaleanchor is None
@@ -281,7 +284,7 @@ def test_uncomparable_feature_ranges_drop_the_equal_aspect(warm_engine):
 
 
 def test_f0_summary_both_forms_agree(moons_fit):
-    f = appdata.f0_summary(moons_fit)
+    f = summaries.f0_summary(moons_fit)
     assert f["n_pos"] + f["n_neg"] == len(moons_fit.y)
     assert math.isclose(f["from_counts"], math.log(f["n_pos"] / f["n_neg"]))
     assert math.isclose(f["from_counts"], f["from_pm"], rel_tol=1e-12, abs_tol=1e-12)
@@ -290,7 +293,7 @@ def test_f0_summary_both_forms_agree(moons_fit):
 
 
 def test_f0_summary_exponential_halves(exp_fit):
-    f = appdata.f0_summary(exp_fit)
+    f = summaries.f0_summary(exp_fit)
     assert f["half"]
     assert math.isclose(f["f0"], 0.5 * math.log(f["n_pos"] / f["n_neg"]), abs_tol=1e-12)
     assert math.isclose(f["from_pm"], f["from_counts"], abs_tol=1e-12)
@@ -299,8 +302,8 @@ def test_f0_summary_exponential_halves(exp_fit):
 def test_leaf_summary_is_the_newton_step(moons_fit):
     tr = moons_fit
     for m in (1, 6, 12):
-        for leaf in appdata.leaves_of(tr, m):
-            L = appdata.leaf_summary(tr, m, int(leaf))
+        for leaf in summaries.leaves_of(tr, m):
+            L = summaries.leaf_summary(tr, m, int(leaf))
             assert math.isclose(L["ratio"], L["gamma"], rel_tol=1e-9, abs_tol=1e-12)
             assert math.isclose(L["step"], tr.learning_rate * L["gamma"])
             members = L["members"]
@@ -317,8 +320,8 @@ def test_leaf_summary_is_the_newton_step(moons_fit):
 def test_leaf_formula_matches_the_recorded_value(warm_engine, kwargs, rule, closed):
     ds = make_toy("moons", n=200, seed=2)
     tr = fit(ds.X, ds.y, n_rounds=3, **kwargs)
-    for leaf in appdata.leaves_of(tr, 2):
-        f = appdata.leaf_formula(tr, 2, int(leaf))
+    for leaf in summaries.leaves_of(tr, 2):
+        f = summaries.leaf_formula(tr, 2, int(leaf))
         assert f["rule"] == rule
         if closed:
             assert f["denominator"] is not None
@@ -330,17 +333,17 @@ def test_leaf_formula_matches_the_recorded_value(warm_engine, kwargs, rule, clos
 
 def test_resolve_leaf_follows_the_sample_unless_a_leaf_is_chosen(moons_fit):
     tr = moons_fit
-    leaf, followed = appdata.resolve_leaf(tr, 4, -1, 10)
+    leaf, followed = summaries.resolve_leaf(tr, 4, -1, 10)
     assert followed and leaf == tr.leaf[4, 10]
-    chosen = int(appdata.leaves_of(tr, 4)[-1])
-    assert appdata.resolve_leaf(tr, 4, chosen, 10) == (chosen, False)
-    assert appdata.resolve_leaf(tr, 4, 0, 10)[1]  # the root is no leaf: follow the sample
+    chosen = int(summaries.leaves_of(tr, 4)[-1])
+    assert summaries.resolve_leaf(tr, 4, chosen, 10) == (chosen, False)
+    assert summaries.resolve_leaf(tr, 4, 0, 10)[1]  # the root is no leaf: follow the sample
 
 
 def test_ledger_adds_up(moons_fit):
     tr = moons_fit
     for i in (0, 17, len(tr.y) - 1):
-        L = appdata.ledger(tr, i)
+        L = summaries.ledger(tr, i)
         np.testing.assert_allclose(L["F"][0] + np.cumsum(L["update"][1:]), L["F"][1:],
                                    atol=1e-12)
         np.testing.assert_allclose(L["F"][1:], L["F"][:-1] + L["update"][1:], atol=0)
@@ -353,7 +356,7 @@ def test_ledger_adds_up(moons_fit):
 
 
 def test_node_table_rows(moons_fit):
-    rows = appdata.node_table(moons_fit, 2, ("u", "v"))
+    rows = summaries.node_table(moons_fit, 2, ("u", "v"))
     assert len(rows) == len(moons_fit.tree(2))
     assert rows[0]["kind"] == "split" and rows[0]["split"].startswith(("u ≤", "v ≤"))
     assert all(r["value γ"] is not None for r in rows if r["kind"] == "leaf")

@@ -5,7 +5,7 @@ import pytest
 from sklearn.datasets import make_moons
 
 import explorer
-from explorer import leaves, splits
+from explorer.numbers import leaves, splits
 
 X, Y = make_moons(300, noise=0.3, random_state=0)
 
@@ -61,7 +61,7 @@ def test_split_scan_peaks_at_the_chosen_split(split):
     {"split": "hessian", "reg_lambda": 0.5}, {"loss": "squared_error"},
 ])
 def test_agreement_panel_reports_zero_difference(options):
-    from explorer.agreement import agreement
+    from explorer.numbers.agreement import agreement
 
     target = X[:, 1] if options.get("loss") == "squared_error" else Y
     trace = explorer.fit(X, target, n_rounds=8, **options)
@@ -71,7 +71,7 @@ def test_agreement_panel_reports_zero_difference(options):
 
 
 def test_agreement_refuses_rules_the_reference_lacks():
-    from explorer.agreement import ReferenceUnavailable, agreement
+    from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
     with pytest.raises(ReferenceUnavailable, match="leaf"):
         agreement(explorer.fit(X, Y, n_rounds=2, leaf="mean"))

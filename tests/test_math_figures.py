@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from explorer import appdata, fit, leaves, math_figures as mf
+from explorer import figures, fit
+from explorer.numbers import leaves
+from explorer.numbers import summaries
 from explorer.data import make_toy
 
 
@@ -31,9 +33,9 @@ def finite_json(fig) -> dict:
 
 def test_leaf_loss_marks_newton_and_exact(moons):
     for m in (1, 6):
-        for node in appdata.leaves_of(moons, m):
+        for node in summaries.leaves_of(moons, m):
             story = leaves.leaf_story(moons, m, int(node))
-            fig = finite_json(mf.leaf_loss(moons, m, int(node)))
+            fig = finite_json(figures.leaf_loss(moons, m, int(node)))
             names = " ".join(t.get("name", "") for t in fig["data"])
             assert "Newton" in names and "Taylor" in names
             if story["pure"]:
@@ -45,23 +47,23 @@ def test_leaf_loss_marks_newton_and_exact(moons):
 
 
 def test_leaf_loss_round_zero_is_a_message(moons):
-    fig = finite_json(mf.leaf_loss(moons, 0, 0))
+    fig = finite_json(figures.leaf_loss(moons, 0, 0))
     assert "Round 0" in fig["layout"]["annotations"][0]["text"]
 
 
 def test_split_scan_both_rules_and_chosen_split(moons, hessian):
     for trace in (moons, hessian):
-        fig = finite_json(mf.split_scan(trace, 1, 0, feature_names=("a<b>", "c")))
+        fig = finite_json(figures.split_scan(trace, 1, 0, feature_names=("a<b>", "c")))
         assert len(fig["layout"]["shapes"]) == 2  # the root's split, in both rows
         assert "a&lt;b&gt;" in json.dumps(fig) and "a<b>" not in json.dumps(fig)
         names = {t.get("name") for t in fig["data"]}
         assert {"squared-error reduction", "second-order gain"} <= names
-    leaf = int(appdata.leaves_of(moons, 1)[0])
-    fig = finite_json(mf.split_scan(moons, 1, leaf))
+    leaf = int(summaries.leaves_of(moons, 1)[0])
+    fig = finite_json(figures.split_scan(moons, 1, leaf))
     assert not fig["layout"].get("shapes")
 
 
 def test_compare_curves(moons, hessian):
-    fig = finite_json(mf.compare_curves(moons, hessian, 3, labels=("<i>A</i>", "B")))
+    fig = finite_json(figures.compare_curves(moons, hessian, 3, labels=("<i>A</i>", "B")))
     assert len([t for t in fig["data"] if t.get("mode") == "lines"]) == 2
     assert "<i>" not in json.dumps(fig)

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import ROOT
 from explorer import figures
+from explorer.figures import theme
 from explorer.state import BY_KEY, State
 
 APP = str(ROOT / "app.py")
@@ -85,7 +86,7 @@ def test_exit_button_leaves_presenter_mode():
     assert not at.exception
     assert not hides_controls(at) and at.toggle(key="present").value is False
     assert "first" in {b.key for b in at.button}
-    assert json.loads(payloads(at)[0]["figure"])["layout"]["font"]["size"] == figures.FONT["size"]
+    assert json.loads(payloads(at)[0]["figure"])["layout"]["font"]["size"] == theme.FONT["size"]
 
 
 def test_sidebar_toggle_enters_presenter_mode():
@@ -118,11 +119,11 @@ def test_toolbar_format_svg_from_the_sidebar():
 
 
 def test_presented_is_pure_and_scales_markers(moons_fit):
-    from explorer import appdata
-    grid = appdata.make_grid(moons_fit, resolution=40)
+    from explorer.numbers.grid import make_grid
+    grid = make_grid(moons_fit, resolution=40)
     fig = figures.residual_map(moons_fit, 2, grid)
     big = figures.presented(fig, scale=1.5)
-    assert fig.layout.font.size == figures.FONT["size"]  # the input is left as it was
+    assert fig.layout.font.size == theme.FONT["size"]  # the input is left as it was
     points = [t for t in fig.data if t.mode == "markers"][0]
     bigger = [t for t in big.data if t.mode == "markers"][0]
     assert max(bigger.marker.size) == pytest.approx(1.5 * max(points.marker.size), rel=1e-4)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer import appdata, exports, figures, fit
+from explorer import export, figures, fit
+from explorer.numbers.grid import LINE_RESOLUTION, make_grid, tree_leaf_of, tree_on_grid
+from explorer.numbers import summaries
 from explorer.data import make_toy, split
 from explorer.state import State
 
@@ -23,7 +25,7 @@ def _fit(name, **options):
     params = dict(loss="squared_error", n_rounds=12, learning_rate=0.3, max_depth=2)
     params.update(options)
     tr = fit(train.X, train.y, X_valid=valid.X, y_valid=valid.y, **params)
-    return tr, appdata.make_grid(tr)
+    return tr, make_grid(tr)
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +43,12 @@ def plane(warm_engine):
 
 def test_a_one_input_grid_is_a_line_of_the_staged_predictions(sine):
     tr, grid = sine
-    assert grid.is_line and grid.F.shape == (tr.n_rounds + 1, appdata.LINE_RESOLUTION)
+    assert grid.is_line and grid.F.shape == (tr.n_rounds + 1, LINE_RESOLUTION)
     assert grid.lo[0] < tr.X.min() and grid.hi[0] > tr.X.max()
     expected = tr.staged_decision_function(grid.xs[:, None])
     np.testing.assert_allclose(grid.F, expected.astype(np.float32))
     for m in (1, 7):
-        np.testing.assert_allclose(appdata.tree_on_grid(tr, m, grid),
+        np.testing.assert_allclose(tree_on_grid(tr, m, grid),
                                    expected[m] - expected[m - 1], atol=1e-6)
 
 
@@ -101,10 +103,10 @@ def test_tree_m_on_a_line_shows_each_leaf_value_over_its_interval(sine):
     ys = [v for v in steps["y"] if v is not None]
     xs = [v for v in steps["x"] if v is not None]
     # every leaf's step sits at its value, and the steps tile the line without gaps
-    leaves = appdata.leaves_of(tr, m)
+    leaves = summaries.leaves_of(tr, m)
     assert sorted(set(ys)) == sorted(set(float(tree["value"][k]) for k in leaves))
     assert xs[0] == grid.lo[0] and xs[-1] == grid.hi[0]
-    inside = appdata.tree_leaf_of(tree, np.array([[x] for x in xs[::2]]) + 1e-9)
+    inside = tree_leaf_of(tree, np.array([[x] for x in xs[::2]]) + 1e-9)
     np.testing.assert_allclose([float(tree["value"][k]) for k in inside], ys[::2])
     # the residuals it fits are r at F_(m-1); the selected leaf is shaded
     points = [k for k, t in enumerate(spec["data"]) if t.get("name", "").startswith("r =")][0]
@@ -134,20 +136,20 @@ def test_the_other_views_on_a_line(sine):
     assert path["data"][1]["y"] == [tr.y[3], tr.y[3]]
 
 
-@pytest.mark.parametrize("view", list(exports.VIEWS))
+@pytest.mark.parametrize("view", list(export.VIEWS))
 def test_storyboards_of_a_regression(sine, plane, view):
     for tr, grid in (sine, plane):
-        board = exports.storyboard(tr, view, [0, 1, 12], grid, target_name="target")
+        board = export.storyboard(tr, view, [0, 1, 12], grid, target_name="target")
         check_figure(board)
         assert len([a for a in board.layout.annotations if a.text.startswith("round")]) == 3
 
 
 def test_regression_f0_is_the_mean_and_the_ledger_has_no_probability(sine):
     tr, _ = sine
-    f = appdata.f0_summary(tr)
+    f = summaries.f0_summary(tr)
     assert f["mean"] == pytest.approx(tr.y.mean(), abs=1e-12)
     assert f["f0"] == pytest.approx(f["mean"], abs=1e-12)
-    ledger = appdata.ledger(tr, 5)
+    ledger = summaries.ledger(tr, 5)
     assert ledger["p"] is None
     np.testing.assert_allclose(ledger["F"][1:], ledger["F"][:-1] + ledger["update"][1:],
                                atol=1e-12)

@@ -142,7 +142,7 @@ def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
     """The figure cache: a second session at the same view, fit and round gets the first
     session's figures without drawing them; another round, another selected sample or
     presenter mode draws its own (every input of a figure is in its key)."""
-    from explorer import figure_cache, session
+    from explorer.app import figure_cache, session
     from test_app import assert_clean, chart_payloads, open_page
 
     cache = session._figures()
@@ -169,12 +169,13 @@ def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
 
 
 def test_the_figure_cache_is_bounded_and_names_only_what_it_can(warm_engine):
-    from explorer import appdata, figures, fit
-    from explorer.figure_cache import FigureCache, name
+    from explorer import figures, fit
+    from explorer.numbers.grid import make_grid
+    from explorer.app.figure_cache import FigureCache, name
 
     X = np.random.default_rng(0).normal(size=(60, 2))
     tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=6)
-    grid = appdata.make_grid(tr, resolution=20)
+    grid = make_grid(tr, resolution=20)
     cache = FigureCache(max_entries=4, max_bytes=10**9)
     # an unnamed trace cannot be a key: drawn every time, never stored
     for _ in range(2):
@@ -203,12 +204,13 @@ def test_the_figure_cache_from_many_threads_gives_each_call_its_own_figure(warm_
     """Sessions run in threads: 16 threads asking at once for 8 rounds (each round by two
     threads) each get exactly the figure their call draws, and each is drawn once or
     twice (two threads may miss together), never another round's."""
-    from explorer import appdata, figures, fit
-    from explorer.figure_cache import FigureCache, name
+    from explorer import figures, fit
+    from explorer.numbers.grid import make_grid
+    from explorer.app.figure_cache import FigureCache, name
 
     X = np.random.default_rng(1).normal(size=(200, 2))
     tr = name(fit(X, (X[:, 0] * X[:, 1] > 0).astype(float), n_rounds=8), "threads")
-    grid = name(appdata.make_grid(tr, resolution=30), "threads|grid")
+    grid = name(make_grid(tr, resolution=30), "threads|grid")
     expected = {m: figures.residual_map(tr, m, grid).to_json() for m in range(1, 9)}
     cache = FigureCache()
     rounds = [1 + k % 8 for k in range(16)]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .figures import presented
+from ..figures import presented
 
 # Each shared trace and grid by the key of its cache entry. Weak: an evicted fit goes.
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -29,9 +29,12 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from . import appdata, data as datamod, fit, warmup
+from .. import data as datamod, fit
+from ..upload import read_table, to_dataset
+from ..numbers import summaries
+from ..numbers.grid import Grid, make_grid
 from .figure_cache import Drawn, FigureCache, name as name_shared
-from .state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
+from ..state import BY_KEY, DATASETS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 MAX_UPLOAD_MB = 5
@@ -50,7 +53,7 @@ class Context:
 
     state: State
     trace: object
-    grid: appdata.Grid
+    grid: Grid
     train: datamod.Dataset
     valid: datamod.Dataset | None
     key: str  # identifies data + parameters: uirevision of the charts, cache key
@@ -126,7 +129,7 @@ def mark_routed(ctx: Context | None, error: str | None) -> None:
 @st.cache_resource(show_spinner="Compiling the boosting engine (first start of the server "
                                 "only; this takes a few seconds)…")
 def _warm() -> bool:
-    appdata.warm_up()
+    summaries.warm_up()
     return True
 
 
@@ -154,13 +157,13 @@ def _fitted_upload(data_key: str, params_key: tuple, _train, _valid, _params: di
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
-def _grid(fit_key: str, _trace) -> appdata.Grid:
-    return appdata.make_grid(_trace)
+def _grid(fit_key: str, _trace) -> Grid:
+    return make_grid(_trace)
 
 
 @st.cache_resource(max_entries=2, scope="session", show_spinner=False)
-def _grid_upload(fit_key: str, _trace) -> appdata.Grid:
-    return appdata.make_grid(_trace)
+def _grid_upload(fit_key: str, _trace) -> Grid:
+    return make_grid(_trace)
 
 
 @st.cache_data(max_entries=4, scope="session", show_spinner="Reading the file…")
@@ -171,7 +174,7 @@ def _read_upload(digest: str, _raw: bytes, name: str):
 
         def read(self, k=-1):
             return self._raw if k < 0 else self._raw[:k]
-    return datamod.read_table(_Named(_raw, name), max_bytes=MAX_UPLOAD_MB * 2**20)
+    return read_table(_Named(_raw, name), max_bytes=MAX_UPLOAD_MB * 2**20)
 
 
 # --- sidebar controls ------------------------------------------------------------------
@@ -265,7 +268,7 @@ def _sidebar_data() -> tuple[object, object, str] | str:
                          key="up_label")
     chosen = [ss["up_x"]] + ([] if ss["up_y"] == _NO_FEATURE else [ss["up_y"]])
     try:
-        ds = datamod.to_dataset(table, chosen, ss["up_label"],
+        ds = to_dataset(table, chosen, ss["up_label"],
                                 task="regression" if regression else "classification")
         train, held = datamod.split(ds, float(ss["valid"]), int(ss["dseed"]))
     except (datamod.DataError, ValueError) as error:
@@ -674,7 +677,7 @@ def _plotly_url() -> str | None:
     from plotly.offline import get_plotlyjs_version
 
     source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    static = Path(__file__).resolve().parents[1] / "static"
+    static = Path(__file__).resolve().parents[2] / "static"
     name = f"plotly-{get_plotlyjs_version()}.min.js"
     target = static / name
     try:
@@ -824,7 +827,7 @@ def sample_picker(ctx: Context, sample: int) -> int:
 def leaf_picker(ctx: Context, m: int, leaf: int, followed: bool) -> None:
     """Choose a leaf of tree m, or follow the selected sample's leaf."""
     ss = st.session_state
-    leaves = [int(k) for k in appdata.leaves_of(ctx.trace, m)]
+    leaves = [int(k) for k in summaries.leaves_of(ctx.trace, m)]
     options = [-1] + leaves
     current = -1 if followed else leaf
     ss["_w_leaf"] = current
@@ -843,8 +846,8 @@ def leaf_picker(ctx: Context, m: int, leaf: int, followed: bool) -> None:
 
 def metrics_row(ctx: Context, m: int) -> None:
     """Loss and accuracy at round m, with the change from round m - 1."""
-    now = appdata.round_metrics(ctx.trace, m)
-    before = appdata.round_metrics(ctx.trace, max(m - 1, 0))
+    now = summaries.round_metrics(ctx.trace, m)
+    before = summaries.round_metrics(ctx.trace, max(m - 1, 0))
     items = [("Train loss", "train_loss", "inverse", "{:.4f}"),
              ("Validation loss", "valid_loss", "inverse", "{:.4f}"),
              ("Train accuracy", "train_accuracy", "normal", "{:.1%}"),
@@ -866,7 +869,7 @@ def metrics_row(ctx: Context, m: int) -> None:
 def f0_block(ctx: Context) -> None:
     """View 6: f0 = log(N+/N-) with the counts, and the same number from the +-1 form
     (a regression's: the mean target)."""
-    f = appdata.f0_summary(ctx.trace)
+    f = summaries.f0_summary(ctx.trace)
     if not ctx.trace.is_classifier:
         st.latex(r"f_0 = \arg\min_c \sum_i \tfrac12 (y_i - c)^2 = \frac{1}{N}\sum_i y_i = "
                  r"\frac{" + fmt(f["sum_y"]) + "}{" + str(f["n"]) + "} = " + fmt(f["mean"]))
@@ -895,8 +898,8 @@ def f0_block(ctx: Context) -> None:
 def leaf_block(ctx: Context, m: int, leaf: int, followed: bool, sample: int) -> None:
     """View 3 (text): how the selected leaf's value is made, with its numbers, times nu."""
     tr = ctx.trace
-    L = appdata.leaf_summary(tr, m, leaf)
-    f = appdata.leaf_formula(tr, m, leaf)
+    L = summaries.leaf_summary(tr, m, leaf)
+    f = summaries.leaf_formula(tr, m, leaf)
     who = f"the leaf of sample #{sample}" if followed else "the chosen leaf"
     st.markdown(f"**Leaf {leaf} of tree {m}** ({who}): {L['n']} training points fitted it.")
     R = r"i \in R_{" + str(leaf) + "}"

@@ -3,11 +3,11 @@
 Leaf maths (a leaf's loss, its Taylor quadratic, the Newton step and the exact
 minimiser), the split scan (gain against threshold for both split rules), the
 and the comparison of two fits (overlaid loss curves). The regression views are
-the model's own (:mod:`explorer.figures`).
+the model's own (:mod:`.plane`).
 
-Like :mod:`explorer.figures`: no Streamlit, numbers from the trace and from
-:mod:`explorer.leaves` / :mod:`explorer.splits`, every array through ``_finite``
-and every piece of user text through ``_esc``.
+Like :mod:`.plane`: no Streamlit, numbers from the trace and from
+:mod:`explorer.numbers.leaves` / :mod:`explorer.numbers.splits`, every array through ``finite``
+and every piece of user text through ``esc``.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from . import leaves, splits
-from .figures import (BLUE, INK, MUTED, ORANGE, _esc, _figure, _finite, _layout, _num,
-                      empty_figure)
+from ..numbers import leaves, splits
+from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite, make_figure,
+                    num)
 
 GREEN = "#2e8b57"
 
 
 def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -> dict:
-    return dict(type="line", x0=float(_finite(x)), x1=float(_finite(x)), y0=y0, y1=y1,
+    return dict(type="line", x0=float(finite(x)), x1=float(finite(x)), y0=y0, y1=y1,
                 yref="paper", line=dict(color=color, width=2, dash=dash), name=name)
 
 
@@ -37,9 +37,9 @@ def leaf_loss(trace, m: int, node: int, *, height: int = 430,
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
     s = leaves.leaf_story(trace, m, node)
-    g = _finite(s["gammas"])
-    loss = _finite(s["loss"])
-    taylor = _finite(s["taylor"])
+    g = finite(s["gammas"])
+    loss = finite(s["loss"])
+    taylor = finite(s["taylor"])
     # keep the quadratic from squashing the curve: clip it to the loss curve's range, padded
     lo, hi = float(loss.min()), float(loss.max())
     pad = max(hi - lo, 1e-9) * 0.5
@@ -53,31 +53,31 @@ def leaf_loss(trace, m: int, node: int, *, height: int = 430,
                                                                   dash="dash"),
              hovertemplate="γ = %{x:.4f}<br>quadratic = %{y:.5f}<extra></extra>"),
     ]
-    newton = float(_finite(s["newton"]))
+    newton = float(finite(s["newton"]))
     points = [(newton, "one Newton step γ₁ = Σr / Σh", ORANGE, "diamond")]
     if not s["pure"]:
-        points.append((float(_finite(s["exact"])), "exact minimiser γ*", GREEN, "star"))
+        points.append((float(finite(s["exact"])), "exact minimiser γ*", GREEN, "star"))
     for x, name, color, symbol in points:
         y = float(np.interp(x, g, loss)) if g[0] <= x <= g[-1] else float(loss.min())
         data.append(dict(type="scatter", x=[x], y=[y], mode="markers", name=name,
                          marker=dict(color=color, size=16, symbol=symbol,
                                      line=dict(color="white", width=1.5)),
-                         hovertemplate=f"{name}: γ = {_num(x, 6)}<extra></extra>"))
+                         hovertemplate=f"{name}: γ = {num(x, 6)}<extra></extra>"))
     shapes = [_vline(newton, ORANGE, "newton")]
     if s["pure"]:
         title = (f"Leaf {node} of tree {m} is pure: L_R keeps falling, no finite minimiser "
-                 f"(Newton step {_num(newton)})")
+                 f"(Newton step {num(newton)})")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
-        title = (f"Leaf {node} of tree {m}: Newton {_num(newton)}, exact "
-                 f"{_num(s['exact'])}, gap {_num(s['gap'], 3)}")
-    layout = _layout(title, height, uirevision, shapes=shapes,
+        title = (f"Leaf {node} of tree {m}: Newton {num(newton)}, exact "
+                 f"{num(s['exact'])}, gap {num(s['gap'], 3)}")
+    layout = base_layout(title, height, uirevision, shapes=shapes,
                      xaxis=dict(title=dict(text="γ (the leaf's step)")),
                      yaxis=dict(title=dict(text="Σ loss over the leaf"),
                                 range=[lo - 0.1 * pad, hi + 0.1 * pad]),
                      margin=dict(l=10, r=10, t=56, b=120),
                      legend=dict(orientation="h", x=0.0, y=-0.3, yanchor="top"))
-    return _figure(data, layout)
+    return make_figure(data, layout)
 
 
 # --- split scan ------------------------------------------------------------------------
@@ -105,10 +105,10 @@ def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"),
             suffix = "" if n == 1 else str(n)
             x0 = col * (width + gap)
             ydom = [0.56, 1.0] if row == 0 else [0.0, 0.42]
-            name = _esc(feature_names[sc["feature"]] if sc["feature"] < len(feature_names)
+            name = esc(feature_names[sc["feature"]] if sc["feature"] < len(feature_names)
                         else f"x{sc['feature'] + 1}")
-            t = _finite(sc["thresholds"])
-            v = _finite(sc[field])
+            t = finite(sc["thresholds"])
+            v = finite(sc[field])
             data.append(dict(type="scatter", x=t, y=v, mode="lines+markers" if len(t) < 80
                              else "lines", name=label, legendgroup=field,
                              showlegend=col == 0, line=dict(color=color, width=2),
@@ -129,12 +129,12 @@ def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"),
             axes[f"yaxis{suffix}"] = dict(domain=ydom, anchor=f"x{suffix}",
                                           title=dict(text=label if col == 0 else ""))
             if sc["chosen"] is not None:
-                c = float(_finite(sc["chosen"]))
+                c = float(finite(sc["chosen"]))
                 shapes.append(dict(type="line", x0=c, x1=c, y0=0, y1=1,
                                    xref=f"x{suffix}", yref=f"y{suffix} domain",
                                    line=dict(color=GREEN, width=2.5, dash="dash")))
                 if row == 0:
-                    notes.append(dict(text=f"chosen: {name} ≤ {_num(c)}", x=c, y=1.0,
+                    notes.append(dict(text=f"chosen: {name} ≤ {num(c)}", x=c, y=1.0,
                                       xref=f"x{suffix}", yref=f"y{suffix} domain",
                                       showarrow=False, yanchor="bottom",
                                       font=dict(color=GREEN, size=13)))
@@ -142,10 +142,10 @@ def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"),
         notes.append(dict(text="this node is a leaf: no split was made here", x=0.5, y=0.5,
                           xref="paper", yref="paper", showarrow=False,
                           font=dict(color=MUTED, size=15)))
-    layout = _layout(f"Node {node} of tree {m}: every candidate split, both rules", height,
+    layout = base_layout(f"Node {node} of tree {m}: every candidate split, both rules", height,
                      uirevision, shapes=shapes, annotations=notes,
                      margin=dict(l=10, r=10, t=70, b=90), **axes)
-    return _figure(data, layout)
+    return make_figure(data, layout)
 
 
 # --- compare ---------------------------------------------------------------------------
@@ -157,12 +157,12 @@ def compare_curves(trace_a, trace_b, m: int, *, labels=("A", "B"), height: int =
     data = []
     for trace, label, color in ((trace_a, labels[0], BLUE), (trace_b, labels[1], ORANGE)):
         rounds = np.arange(trace.n_rounds + 1)
-        label = _esc(label)
+        label = esc(label)
         for values, kind, dash in ((trace.train_loss, "train", "solid"),
                                    (trace.valid_loss, "validation", "dash")):
             if values is None:
                 continue
-            v = _finite(values)
+            v = finite(values)
             data.append(dict(type="scatter", x=rounds, y=v, mode="lines",
                              name=f"{label}: {kind}", line=dict(color=color, width=2.5,
                                                                 dash=dash),
@@ -173,9 +173,9 @@ def compare_curves(trace_a, trace_b, m: int, *, labels=("A", "B"), height: int =
                              showlegend=False, hoverinfo="skip",
                              marker=dict(size=12, color=color, line=dict(color="white",
                                                                          width=2))))
-    layout = _layout(f"Loss against the round (round {int(m)} marked)", height, uirevision,
+    layout = base_layout(f"Loss against the round (round {int(m)} marked)", height, uirevision,
                      shapes=[_vline(m, MUTED, "round")],
                      xaxis=dict(title=dict(text="round m")),
                      yaxis=dict(title=dict(text="mean loss")),
                      margin=dict(l=10, r=10, t=56, b=110))
-    return _figure(data, layout)
+    return make_figure(data, layout)

@@ -1,164 +1,18 @@
-"""Glue between the engine's Trace and the app's views: grids, sums and ledgers.
+"""The numbers the views show, derived from a trace: f0 with its counts, a leaf's sums
+and value, a node table, a sample's ledger, the metrics of a round.
 
-Plain numpy, no Streamlit and no plotly: the app caches these results
-(``explorer.session``), the figures draw them (``explorer.figures``) and the
-tests check them directly. Every number here is read from the trace or computed
-with the formulas of MATH.md, so what the app prints is what the engine did.
+Plain numpy, no Streamlit and no plotly. Every number here is read from the trace or
+computed with the formulas of MATH.md, so what the app prints is what the engine did.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from . import losses
-from .tree import apply
-
-GRID_RESOLUTION = 100  # cells along each axis of the plane, at most
-# Cells x rounds of one grid (4 bytes each, 10 MB): beyond 250 rounds the plane gets
-# fewer cells (70 x 70 at 500 rounds), so thirty students with thirty settings fit
-# in the server's memory.
-GRID_CELL_ROUNDS = 2_500_000
-LINE_RESOLUTION = 600  # points along the axis of a one-input fit
-MARGIN = 0.08  # fraction of the data's range added around it on the plane
-
-
-@dataclass(frozen=True, eq=False)
-class Grid:
-    """A regular grid over the plane (or the line, for one input) and F_m on it for every round.
-
-    Attributes
-    ----------
-    xs, ys : 1-D arrays, the grid's coordinates along each feature; ys is None for a
-        fit with one input (a line)
-    lo, hi : (x, y) corners of the plane shown (y is 0 on a line)
-    F : (n_rounds + 1, len(ys), len(xs)) float32, F_m at every grid point, or
-        (n_rounds + 1, len(xs)) on a line
-    equal_aspect : bool, True when both features have comparable ranges, so that
-        the plane is drawn square with one unit the same length on both axes
-    """
-
-    xs: np.ndarray
-    ys: np.ndarray
-    lo: tuple[float, float]
-    hi: tuple[float, float]
-    F: np.ndarray
-    equal_aspect: bool = True
-
-    @property
-    def is_line(self) -> bool:
-        return self.ys is None
-
-    @property
-    def points(self) -> np.ndarray:
-        if self.is_line:
-            return self.xs[:, None]
-        gx, gy = np.meshgrid(self.xs, self.ys)
-        return np.column_stack([gx.ravel(), gy.ravel()])
-
-
-def plane_bounds(*arrays) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Corners (lo, hi) of a box around all points, with a margin; never empty."""
-    pts = np.vstack([np.asarray(a, dtype=np.float64)[:, :2] for a in arrays if a is not None])
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    span = hi - lo
-    pad = np.where(span > 0, span * MARGIN, np.maximum(np.abs(lo) * 0.1, 1.0))
-    lo, hi = lo - pad, hi + pad
-    return (float(lo[0]), float(lo[1])), (float(hi[0]), float(hi[1]))
-
-
-def square_bounds(lo, hi, max_ratio: float = 3.0):
-    """Bounds made square (the shorter side widened about its centre) when the two
-    ranges are within ``max_ratio`` of each other; returns (lo, hi, equal_aspect)."""
-    span = (hi[0] - lo[0], hi[1] - lo[1])
-    if max(span) > max_ratio * min(span):
-        return lo, hi, False
-    half = max(span) / 2
-    cx, cy = (lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2
-    return (cx - half, cy - half), (cx + half, cy + half), True
-
-
-def make_grid(trace, resolution: int | None = None) -> Grid:
-    """F_m for every round m on a resolution x resolution grid over the plane, or at
-    ``resolution`` points along the axis of a one-input fit (one pass over the trees).
-
-    By default the plane has GRID_RESOLUTION cells a side, fewer when the fit has so
-    many rounds that the grid would pass GRID_CELL_ROUNDS."""
-    if trace.X.shape[1] == 1:
-        column = [a for a in (trace.X, trace.X_valid) if a is not None]
-        lo, hi = plane_bounds(*[np.column_stack([a, np.zeros(len(a))]) for a in column])
-        lo, hi = (lo[0], 0.0), (hi[0], 0.0)
-        xs = np.linspace(lo[0], hi[0], resolution or LINE_RESOLUTION)
-        ys, equal = None, False
-        F = np.clip(trace.staged_decision_function(xs[:, None]), -1e30, 1e30).astype(np.float32)
-    else:
-        lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
-        resolution = resolution or min(
-            GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1))))
-        xs = np.linspace(lo[0], hi[0], resolution)
-        ys = np.linspace(lo[1], hi[1], resolution)
-        F = trace.staged_decision_grid(xs, ys, dtype=np.float32)
-    # float32 halves the cache; the exact numbers are shown from the trace itself
-    F.setflags(write=False)
-    return Grid(xs, ys, lo, hi, F, equal)
-
-
-def boundary_lines(xs, ys, F, level: float = 0.0) -> tuple[list, list]:
-    """The boundary F = level on a grid as axis-aligned polylines (x, y lists, None between).
-
-    F of a tree ensemble is constant on boxes, so its boundary is made of horizontal
-    and vertical pieces: drawn along the edges between grid cells whose F lie on
-    either side of the level (where a heatmap of the same grid changes colour).
-    Runs of collinear edges are merged, so a straight stretch is one segment.
-    """
-    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    above = np.asarray(F) > level
-    # cell edges: midpoints between grid points, extended half a step at the ends
-    xe = np.concatenate([[xs[0] - (xs[1] - xs[0]) / 2], (xs[:-1] + xs[1:]) / 2,
-                         [xs[-1] + (xs[-1] - xs[-2]) / 2]])
-    ye = np.concatenate([[ys[0] - (ys[1] - ys[0]) / 2], (ys[:-1] + ys[1:]) / 2,
-                         [ys[-1] + (ys[-1] - ys[-2]) / 2]])
-    px, py = [], []
-    # vertical pieces: between columns j and j + 1, spanning row i
-    change = above[:, 1:] != above[:, :-1]  # (ny, nx - 1)
-    for j in np.flatnonzero(change.any(axis=0)):
-        rows = change[:, j]
-        starts = np.flatnonzero(rows & ~np.concatenate([[False], rows[:-1]]))
-        ends = np.flatnonzero(rows & ~np.concatenate([rows[1:], [False]]))
-        for a, b in zip(starts, ends):
-            px += [float(xe[j + 1]), float(xe[j + 1]), None]
-            py += [float(ye[a]), float(ye[b + 1]), None]
-    # horizontal pieces: between rows i and i + 1, spanning column j
-    change = above[1:, :] != above[:-1, :]  # (ny - 1, nx)
-    for i in np.flatnonzero(change.any(axis=1)):
-        cols = change[i, :]
-        starts = np.flatnonzero(cols & ~np.concatenate([[False], cols[:-1]]))
-        ends = np.flatnonzero(cols & ~np.concatenate([cols[1:], [False]]))
-        for a, b in zip(starts, ends):
-            px += [float(xe[a]), float(xe[b + 1]), None]
-            py += [float(ye[i + 1]), float(ye[i + 1]), None]
-    return px, py
-
-
-def tree_leaf_of(tree, X) -> np.ndarray:
-    """Node id of the leaf of ``tree`` each row of X falls in (float32 x <= threshold goes left)."""
-    leaf = np.empty(len(X), dtype=np.int64)
-    apply(tree, np.ascontiguousarray(X, dtype=np.float32), leaf)  # the engine's own walk
-    return leaf
-
-
-def tree_on_grid(trace, m: int, grid: Grid) -> np.ndarray:
-    """nu * tree m on the grid, shaped as one round of grid.F, exactly as the engine adds it."""
-    tree = trace.tree(m)
-    leaf = tree_leaf_of(tree, grid.points)
-    step = trace.learning_rate * tree["value"][leaf]
-    return step.reshape(grid.F.shape[1:])
-
-
-# --- f0 ------------------------------------------------------------------------------
-
+from .. import losses
+from .grid import make_grid, tree_on_grid
 
 def f0_summary(trace) -> dict:
     """f0 with its counts, in the 0/1 form and in the +-1 form (MATH.md sections 1, 2 and 6).
@@ -192,9 +46,6 @@ def regression_f0(trace) -> dict:
     y = np.asarray(trace.y, dtype=np.float64)
     return dict(n=int(len(y)), sum_y=float(y.sum()), mean=float(y.sum() / len(y)),
                 f0=float(trace.f0))
-
-
-# --- leaves --------------------------------------------------------------------------
 
 
 def leaves_of(trace, m: int) -> np.ndarray:
@@ -292,9 +143,6 @@ def node_table(trace, m: int, feature_names=("x1", "x2")) -> list[dict]:
     return rows
 
 
-# --- one sample over all rounds ------------------------------------------------------
-
-
 def sample_residuals(trace, i: int) -> np.ndarray:
     """Pseudo-residual of sample i at every round, (n_rounds + 1,): entry m is r at F_m."""
     code = losses.CODES[trace.loss]
@@ -342,10 +190,11 @@ def round_metrics(trace, m: int) -> dict:
 def warm_up() -> None:
     """Compile every kernel the app calls (numba caches them on disk): the engine's, and
     what the pages call beyond the fit (the staged grid, the leaf lookup, the ledger)."""
-    from .boosting import fit, warmup
+    from ..boosting import fit, warmup
     warmup()
     X = np.random.default_rng(0).normal(size=(40, 2))
     trace = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
     grid = make_grid(trace, resolution=8)
     tree_on_grid(trace, 1, grid)
     ledger(trace, 0)
+

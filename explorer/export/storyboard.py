@@ -1,58 +1,28 @@
-"""Exports for slides: a print template, storyboards, animations, images and file names.
+"""Slides from the figures: one view at one round, a storyboard of rounds in a grid with
+one colour scale, and the rounds as a self-contained HTML animation.
 
-Everything here starts from the figures of :mod:`explorer.figures`: a storyboard
-lays several rounds of one view out in a grid, an animation turns the rounds
-into plotly frames, and :func:`to_image` renders any figure to PNG or SVG with
-kaleido and Debian's Chromium. No Streamlit here; the Slides page
-(``pages/slides.py``) and the command line (``python -m explorer export``) call
-these functions.
-
-Images: one Chromium is kept open (kaleido on its own event loop thread),
-because launching it costs about 2 s an image and a rendering by the open one
-about 0.2 s. Kaleido's own shared server mixes up the results of concurrent
-callers, so every rendering here goes through one lock: callers wait, and each
-gets its own image.
+No Streamlit here; the Slides page and the command line (``python -m explorer export``)
+call these functions.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import atexit
-import concurrent.futures
 import html
 import math
-import os
 import re
 import textwrap
-import threading
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from . import appdata, figures
+from .. import figures
+from ..figures import theme
+from ..numbers.grid import Grid, make_grid
+from .images import PLANE_SIZE, PRINT_TEMPLATE, for_export
 
-__all__ = [
-    "ExportError",
-    "FORMATS",
-    "MIN_WIDTH",
-    "PRINT_TEMPLATE",
-    "VIEWS",
-    "animation",
-    "animation_html",
-    "animation_rounds",
-    "export_name",
-    "find_browser",
-    "for_export",
-    "parse_rounds",
-    "shutdown",
-    "storyboard",
-    "storyboard_rounds",
-    "to_image",
-    "view_figure",
-]
 
 # name -> (figures function, what a storyboard's title calls it)
 VIEWS = {
@@ -60,54 +30,17 @@ VIEWS = {
     "residuals": (figures.residual_map, "The residuals"),
     "tree": (figures.tree_regions, "Tree m on the plane"),
 }
+
+
 FORMATS = ("png", "svg", "html")
-MIN_WIDTH = 1920  # pixels: a full-HD slide
-PLANE_SIZE = (860, 680)  # layout size of one view exported on its own (as on a wide screen)
+
+
+
+
 PANEL = 430  # layout size of one storyboard panel
+
+
 ANIMATION_FRAMES = 50  # at most, so that an animation file stays near 10 MB
-NO_BROWSER = "no Chromium found: install Debian's chromium (apt-get install chromium)"
-OPEN_TIMEOUT = 60.0  # seconds to start Chromium
-RENDER_TIMEOUT = 60.0  # seconds to render one image
-
-
-class ExportError(RuntimeError):
-    """An image could not be made (no browser, or the browser failed); the message says why."""
-
-
-# --- the print template ------------------------------------------------------------
-
-# One light theme for print and projectors, defined with the figures (the app's
-# presenter mode uses the same one): the screen's template with opaque white
-# everywhere and darker axis lines and ticks. Figures set their fonts and colours
-# themselves, so a file looks like the screen.
-PRINT_TEMPLATE = figures.PRINT_TEMPLATE
-
-
-def for_export(fig: go.Figure, size: tuple[int, int] | None = None) -> go.Figure:
-    """A copy of ``fig`` ready for a file: the print template, vector points, a fixed size.
-
-    ``scattergl`` traces become ``scatter``: WebGL points would be pasted into an
-    SVG as a bitmap, and they render four times slower in headless Chromium.
-    Frames are converted too.
-
-    Parameters
-    ----------
-    fig : plotly.graph_objects.Figure
-    size : (width, height), optional
-        Layout size in CSS pixels; by default the figure's own.
-    """
-    spec = fig.to_plotly_json()
-    for trace in spec["data"] + [t for f in spec.get("frames", []) for t in f.get("data", [])]:
-        if trace.get("type") == "scattergl":
-            trace["type"] = "scatter"
-    layout = spec["layout"]
-    layout["template"] = PRINT_TEMPLATE
-    if size is not None:
-        layout["width"], layout["height"] = size
-    return go.Figure(spec)
-
-
-# --- one view at one round ---------------------------------------------------------
 
 
 def _check_view(view: str) -> None:
@@ -132,14 +65,14 @@ def _shared_range(trace, view: str, rounds) -> dict:
     the residuals' half-range, or the largest |leaf value| of the trees (the model's
     p is always on [0, 1])."""
     if view == "residuals":
-        return dict(scale=max(figures.residual_scale(trace, figures._finite(trace.residual(m)))
+        return dict(scale=max(figures.residual_scale(trace, theme.finite(trace.residual(m)))
                               for m in rounds))
     if view == "tree":
         return dict(vmax=figures.leaf_value_range(trace, rounds))
     return {}
 
 
-def view_figure(trace, view: str, m: int, grid: appdata.Grid | None = None, *,
+def view_figure(trace, view: str, m: int, grid: Grid | None = None, *,
                 feature_names=("x1", "x2"), classes=None, target_name="y") -> go.Figure:
     """One view at round m, as exported on its own (print template, fixed size).
 
@@ -149,18 +82,15 @@ def view_figure(trace, view: str, m: int, grid: appdata.Grid | None = None, *,
     view : {"model", "residuals", "tree"}
     m : int
         The round, 0..trace.n_rounds.
-    grid : appdata.Grid, optional
+    grid : Grid, optional
         The grid predictions (made from the trace when not given).
     feature_names, classes, target_name
         As in :mod:`explorer.figures` (the target's name labels a regression's model).
     """
     check_rounds(trace, [m])
-    grid = grid if grid is not None else appdata.make_grid(trace)
+    grid = grid if grid is not None else make_grid(trace)
     return for_export(_draw(trace, view, m, grid, feature_names, classes, target_name),
                       PLANE_SIZE)
-
-
-# --- rounds --------------------------------------------------------------------------
 
 
 def check_rounds(trace, rounds) -> list[int]:
@@ -216,9 +146,6 @@ def animation_rounds(n_rounds: int, frames: int = ANIMATION_FRAMES) -> list[int]
         return list(range(n_rounds + 1))
     later = np.linspace(10, n_rounds, frames - 10).round().astype(int)
     return sorted(set(range(10)) | set(int(m) for m in later))
-
-
-# --- storyboard ----------------------------------------------------------------------
 
 
 def _axis_name(k: int, letter: str) -> str:
@@ -324,7 +251,7 @@ def _params_line(trace) -> str:
     return ", ".join(parts)
 
 
-def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | None = None, *,
+def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None, *,
                feature_names=("x1", "x2"), classes=None, target_name="y",
                title: str | None = None,
                data_label: str | None = None) -> go.Figure:
@@ -336,7 +263,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
     view : {"model", "residuals", "tree"}
     rounds : sequence of int
         The rounds, each in 0..trace.n_rounds, one panel each, in this order.
-    grid : appdata.Grid, optional
+    grid : Grid, optional
         The grid predictions (made from the trace when not given).
     feature_names, classes, target_name
         As in :mod:`explorer.figures` (the target's name labels a regression's model).
@@ -354,7 +281,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
     """
     _check_view(view)
     rounds = check_rounds(trace, rounds)
-    grid = grid if grid is not None else appdata.make_grid(trace)
+    grid = grid if grid is not None else make_grid(trace)
     shared = _shared_range(trace, view, rounds)
     panels = [_draw(trace, view, m, grid, feature_names, classes, target_name,
                     **shared).to_plotly_json()
@@ -382,17 +309,17 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
         notes += [_place(a, k, dx, dy) for a in panel["layout"].get("annotations", [])]
         notes.append(dict(text=f"round {m}", x=sum(dx) / 2, y=top, xref="paper", yref="paper",
                           xanchor="center", yanchor="bottom", showarrow=False,
-                          font=dict(size=18, color=figures.INK)))
+                          font=dict(size=18, color=theme.INK)))
     label = VIEWS[view][1]
     title = title or f"{label} at rounds {', '.join(map(str, rounds))}"
     subtitle = " · ".join(x for x in (data_label, _params_line(trace)) if x)
     margin = dict(l=70, r=20, t=130, b=110)
     height = rows * PANEL + margin["t"] + margin["b"]
     layout = dict(
-        template=PRINT_TEMPLATE, font=figures.FONT,
+        template=PRINT_TEMPLATE, font=theme.FONT,
         title=dict(text=html.escape(title), x=0.0, xref="paper", xanchor="left",
                    font=dict(size=22), subtitle=dict(text=html.escape(subtitle),
-                                                     font=dict(size=15, color=figures.MUTED))),
+                                                     font=dict(size=15, color=theme.MUTED))),
         width=cols * PANEL + 150, height=height, margin=margin, shapes=shapes,
         annotations=notes, **layout_axes,
         # below the x-axis titles: 70 px under the panels, whatever the number of rows
@@ -403,11 +330,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: appdata.Grid | Non
     return for_export(go.Figure(data=data, layout=layout))
 
 
-# --- animation -----------------------------------------------------------------------
-
-
 def animation(trace, view: str, rounds: Sequence[int] | None = None,
-              grid: appdata.Grid | None = None, *, feature_names=("x1", "x2"), classes=None,
+              grid: Grid | None = None, *, feature_names=("x1", "x2"), classes=None,
               target_name="y", frame_ms: int = 500) -> go.Figure:
     """The rounds of a fit as plotly frames, with a slider and a play button.
 
@@ -418,7 +342,7 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
     rounds : sequence of int, optional
         One frame each; by default :func:`animation_rounds`. The tree view has no
         tree at round 0, so round 0 is left out of its frames.
-    grid : appdata.Grid, optional
+    grid : Grid, optional
     feature_names, classes, target_name
         As in :mod:`explorer.figures` (the target's name labels a regression's model).
     frame_ms : int
@@ -433,7 +357,7 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
     rounds = check_rounds(trace, animation_rounds(trace.n_rounds) if rounds is None else rounds)
     if view == "tree":
         rounds = [m for m in rounds if m > 0] or [1]
-    grid = grid if grid is not None else appdata.make_grid(trace)
+    grid = grid if grid is not None else make_grid(trace)
     specs = [_draw(trace, view, m, grid, feature_names, classes, target_name).to_plotly_json()
              for m in rounds]
     # A frame replaces the title, and the shapes and labels (the tree view's leaves).
@@ -515,7 +439,7 @@ def _frame_data(rounds_data: list[list[dict]]) -> list[list[dict]]:
 
 
 def animation_html(trace, view: str, rounds: Sequence[int] | None = None,
-                   grid: appdata.Grid | None = None, **options) -> str:
+                   grid: Grid | None = None, **options) -> str:
     """:func:`animation` as one self-contained HTML page (plotly.js inside: plays offline).
 
     ``options`` go to :func:`animation`. The page fetches nothing from elsewhere.
@@ -527,204 +451,3 @@ def animation_html(trace, view: str, rounds: Sequence[int] | None = None,
     return pio.to_html(spec, validate=False, include_plotlyjs=True, full_html=True,
                        auto_play=False, config=dict(displaylogo=False, responsive=True))
 
-
-# --- images --------------------------------------------------------------------------
-
-
-def find_browser() -> str | None:
-    """The Chromium kaleido would use (``BROWSER_PATH`` first, then the usual names and
-    places, e.g. Debian's /usr/bin/chromium), or None when there is none to run."""
-    from choreographer.browsers.chromium import Chromium
-    path = Chromium.find_browser(skip_local=False)
-    if path and os.path.isfile(path) and os.access(path, os.X_OK):
-        return str(path)
-    return None
-
-
-class _Renderer:
-    """One open Chromium (through kaleido) on an event loop thread of its own."""
-
-    def __init__(self, browser: str):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True,
-                                       name="kaleido-renderer")
-        self.thread.start()
-        self.kaleido = None
-        try:
-            self.kaleido = self._run(self._open(browser), OPEN_TIMEOUT)
-        except BaseException:
-            self.close()
-            raise
-
-    @staticmethod
-    async def _open(browser):
-        import kaleido
-        # mathjax=False: the default fetches MathJax from a CDN, and no figure uses it.
-        k = kaleido.Kaleido(n=1, path=browser, mathjax=False, timeout=RENDER_TIMEOUT)
-        await k.open()
-        return k
-
-    def _run(self, coroutine, timeout):
-        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
-        try:
-            return future.result(timeout)
-        except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise
-
-    def render(self, spec: dict, opts: dict) -> bytes:
-        return self._run(self.kaleido.calc_fig(spec, opts=opts), RENDER_TIMEOUT + 5)
-
-    def close(self) -> None:
-        try:
-            if self.kaleido is not None:
-                self._run(self.kaleido.close(), 30)
-        except Exception:  # noqa: BLE001  (closing a broken browser: nothing more to do)
-            pass
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(timeout=10)
-
-
-_lock = threading.Lock()  # one rendering at a time: the open browser is not thread-safe
-_renderer: _Renderer | None = None
-
-
-def shutdown() -> None:
-    """Close the open Chromium, if any (the next image starts a new one)."""
-    global _renderer
-    with _lock:
-        if _renderer is not None:
-            _renderer.close()
-            _renderer = None
-
-
-atexit.register(shutdown)
-
-
-def to_image(fig: go.Figure, fmt: str = "png", width: int = MIN_WIDTH) -> bytes:
-    """Render a figure to PNG or SVG bytes with kaleido and Chromium.
-
-    The figure is laid out at its own size (as on screen, so text keeps its
-    proportions) and scaled to ``width`` pixels; an SVG gets the same width and
-    height attributes. Safe to call from many threads: renderings are serialised.
-
-    Parameters
-    ----------
-    fig : plotly.graph_objects.Figure
-    fmt : {"png", "svg"}
-    width : int
-        Width of the image in pixels, at least :data:`MIN_WIDTH`.
-
-    Returns
-    -------
-    bytes
-
-    Raises
-    ------
-    ValueError
-        For another format or a smaller width.
-    ExportError
-        When no Chromium can be found or rendering fails.
-    """
-    global _renderer
-    if fmt not in ("png", "svg"):
-        raise ValueError(f"format must be png or svg; got {fmt!r}.")
-    if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < MIN_WIDTH:
-        raise ValueError(f"width must be a whole number of at least {MIN_WIDTH} pixels; "
-                         f"got {width!r}.")
-    fig = for_export(fig)
-    layout_w = int(fig.layout.width or PLANE_SIZE[0])
-    layout_h = int(fig.layout.height or PLANE_SIZE[1])
-    # Chromium truncates a PNG's scaled size: half a pixel more gives exactly `width`.
-    # An SVG states the scaled size as a number, so it gets the exact scale.
-    opts = dict(format=fmt, width=layout_w, height=layout_h,
-                scale=(int(width) + (0.5 if fmt == "png" else 0.0)) / layout_w)
-    spec = fig.to_plotly_json()
-    from kaleido.errors import ChromeNotFoundError
-    with _lock:
-        try:
-            if _renderer is None:
-                browser = find_browser()
-                if browser is None:
-                    raise ExportError(NO_BROWSER + _browser_path_note())
-                _renderer = _Renderer(browser)
-            return _renderer.render(spec, opts)
-        except ExportError:
-            raise
-        except ChromeNotFoundError:
-            _reset()
-            raise ExportError(NO_BROWSER + _browser_path_note()) from None
-        except concurrent.futures.TimeoutError:
-            _reset()
-            raise ExportError(f"The image took longer than {RENDER_TIMEOUT:g} s to render; "
-                              "try again, or with fewer rounds or points.") from None
-        except Exception as error:  # noqa: BLE001  (the browser's errors vary: say what it said)
-            _reset()
-            raise ExportError(f"The image could not be rendered ({type(error).__name__}: "
-                              f"{error}).") from None
-
-
-def _reset() -> None:
-    """Drop a renderer that failed (called with the lock held); the next call starts anew."""
-    global _renderer
-    if _renderer is not None:
-        _renderer.close()
-        _renderer = None
-
-
-def _browser_path_note() -> str:
-    path = os.environ.get("BROWSER_PATH")
-    return f" (BROWSER_PATH={path!r} is not a program to run)" if path else ""
-
-
-# --- file names ----------------------------------------------------------------------
-
-
-def _safe(text, limit: int = 40) -> str:
-    """Text made safe for a file name: letters, digits, '.', '-' only."""
-    text = re.sub(r"[^A-Za-z0-9.]+", "-", str(text)).strip("-.")
-    return text[:limit].strip("-.") or "data"
-
-
-def export_name(dataset: str, params: dict, view: str, round_or_rounds, ext: str) -> str:
-    """A file name for an export: dataset, key parameters, view and round(s).
-
-    Parameters
-    ----------
-    dataset : str
-        Toy set or file name (an extension such as .csv is dropped).
-    params : dict
-        Keyword arguments of ``explorer.fit`` (or ``trace.params``): loss, n_rounds,
-        learning_rate, max_depth, max_leaves, subsample; missing ones are left out.
-    view : str
-    round_or_rounds : int, sequence of int, or None
-        One round ("m10"), several ("m0-1-10"; long lists as "m0-to-50-12rounds"),
-        or None for every round ("all-rounds").
-    ext : str
-
-    Returns
-    -------
-    str
-        Such as ``boosting_model_moons_log-loss_M100_lr0.1_d3_m10.png``: ASCII
-        letters, digits, '.', '-' and '_' only, at most about 150 characters.
-    """
-    dataset = re.sub(r"\.(csv|tsv|txt)$", "", str(dataset), flags=re.IGNORECASE)
-    parts = ["boosting", _safe(view), _safe(dataset)]
-    if "loss" in params:
-        parts.append(_safe(str(params["loss"]).replace("_", "-")))
-    for key, short in (("n_rounds", "M"), ("learning_rate", "lr"), ("max_depth", "d"),
-                       ("max_leaves", "L")):
-        if params.get(key) is not None and params.get(key) != 0:
-            parts.append(f"{short}{_safe(format(params[key], 'g'))}")
-    if params.get("subsample", 1.0) < 1:
-        parts.append(f"s{params['subsample']:g}")
-    if round_or_rounds is None:
-        parts.append("all-rounds")
-    elif isinstance(round_or_rounds, (int, np.integer)):
-        parts.append(f"m{int(round_or_rounds)}")
-    else:
-        rounds = [int(m) for m in round_or_rounds]
-        parts.append("m" + "-".join(map(str, rounds)) if len(rounds) <= 8 else
-                     f"m{rounds[0]}-to-{rounds[-1]}-{len(rounds)}rounds")
-    return "_".join(parts) + "." + _safe(ext, 8).lower()

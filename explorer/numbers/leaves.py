@@ -13,7 +13,7 @@ and, for the log-loss, the same numbers in the +-1 form: r = y/(1 + e^(yF)),
 
 import numpy as np
 
-from . import losses
+from .. import losses
 
 
 def members(trace, m, node):

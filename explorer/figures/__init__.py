@@ -1,0 +1,21 @@
+"""The explorer's charts: pure functions (trace, round, options) -> plotly Figure.
+
+No Streamlit here, and no model computation beyond reading the trace and the numbers
+of :mod:`explorer.numbers`. ``theme`` holds the common look; ``plane`` the views on the
+plane (or along a regression's one input); ``charts`` the curves, the tree diagram and
+a sample's path; ``maths`` the charts of the mathematics pages.
+"""
+
+from .charts import curves, sample_trajectory, tree_diagram
+from .maths import compare_curves, leaf_loss, split_scan
+from .plane import (leaf_value_range, model_view, probability_map, regression_line,
+                    regression_surface, residual_map, residual_scale, tree_line, tree_regions,
+                    update_panels)
+from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, class_names, empty_figure,
+                    presented)
+
+__all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "TEMPLATE", "class_names", "compare_curves",
+           "curves", "empty_figure", "leaf_loss", "leaf_value_range", "model_view",
+           "presented", "probability_map", "regression_line", "regression_surface",
+           "residual_map", "residual_scale", "sample_trajectory", "split_scan",
+           "tree_diagram", "tree_line", "tree_regions", "update_panels"]

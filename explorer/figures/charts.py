@@ -1,0 +1,231 @@
+"""The charts beside the plane: the loss curves, tree m as a diagram, one sample's
+path through the rounds.
+
+Pure functions (trace, round, options) -> plotly Figure, like :mod:`.plane`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+
+from ..numbers import summaries
+from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
+                    empty_figure, esc, finite, make_figure, num, signed)
+
+# --- 5. loss and accuracy against rounds ---------------------------------------------
+
+
+def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
+    """View 5: train (and validation) loss and accuracy per round, round m marked.
+
+    Every point carries its round in ``customdata``, so a click can move to it.
+    """
+    rounds = np.arange(trace.n_rounds + 1)
+    series = [("", "train", trace.train_loss, TRAIN_COLOR, "solid"),
+              ("", "validation", trace.valid_loss, VALID_COLOR, "dash"),
+              ("2", "train", trace.train_accuracy, TRAIN_COLOR, "solid"),
+              ("2", "validation", trace.valid_accuracy, VALID_COLOR, "dash")]
+    marker_size = 5 if len(rounds) <= 150 else 3
+    data = []
+    for suffix, name, values, color, dash in series:
+        if values is None:
+            continue
+        v = finite(values)
+        data.append(dict(
+            type="scatter", x=rounds, y=v, mode="lines+markers", name=name, legendgroup=name,
+            showlegend=suffix == "", customdata=rounds, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+            line=dict(color=color, width=2.5, dash=dash), marker=dict(size=marker_size),
+            hovertemplate="round %{x}: %{y:.4f}<extra>" + name + "</extra>"))
+        data.append(dict(
+            type="scatter", x=[m], y=[v[m]], mode="markers", showlegend=False,
+            legendgroup=name, customdata=[m], xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+            marker=dict(size=14, color=color, line=dict(color="white", width=2)),
+            hovertemplate=f"round {m}: %{{y:.4f}}<extra>{name}</extra>"))
+    xrange = [-0.5, trace.n_rounds + 0.5]
+    # a regression has no accuracy: its loss takes the whole width
+    panels = ("", "2") if trace.is_classifier else ("",)
+    loss_name = ("½(y − F)²" if trace.loss == "squared_error"
+                 else trace.loss.replace("_", "-"))
+    shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref=f"x{s}", yref=f"y{s} domain",
+                   line=dict(color=ORANGE, width=2)) for s in panels]
+    width = 0.45 if trace.is_classifier else 1.0
+    notes = [dict(text=t, x=x, y=1.0, xref="paper", yref="paper", xanchor="center",
+                  yanchor="bottom", showarrow=False, font=dict(size=17))
+             for t, x in ((f"Mean {loss_name}", width / 2), ("Accuracy", 0.775))[:len(panels)]]
+    axes = dict(xaxis=dict(domain=[0.0, width], range=xrange, title=dict(text="round m"),
+                           anchor="y"),
+                yaxis=dict(anchor="x", rangemode="tozero"))
+    if trace.is_classifier:
+        axes.update(xaxis2=dict(domain=[0.55, 1.0], range=xrange, title=dict(text="round m"),
+                                anchor="y2"),
+                    yaxis2=dict(anchor="x2", range=[0, 1.02]))
+    what = "Loss and accuracy" if trace.is_classifier else "Loss"
+    layout = base_layout(
+        f"{what} by round (round {m} marked; click a point to go there)", height,
+        uirevision, hovermode="x", shapes=shapes, annotations=notes,
+        margin=dict(l=10, r=10, t=80, b=10),
+        legend=dict(orientation="h", x=0, y=-0.3, yanchor="top"), **axes)
+    return make_figure(data, layout)
+
+
+# --- 7. the tree as a diagram --------------------------------------------------------
+
+
+def _tree_layout(tree) -> tuple[np.ndarray, np.ndarray]:
+    """x (leaves evenly spaced, in left-to-right order; parents centred) and depth per node."""
+    n = len(tree)
+    x = np.zeros(n)
+    left, right = tree["left"], tree["right"]
+    next_leaf = 0.0
+    stack = [(0, False)]
+    while stack:  # post-order without recursion: deep trees stay safe
+        k, done = stack.pop()
+        if left[k] < 0:
+            x[k] = next_leaf
+            next_leaf += 1.0
+        elif done:
+            x[k] = (x[left[k]] + x[right[k]]) / 2
+        else:
+            stack += [(k, True), (int(right[k]), False), (int(left[k]), False)]
+    return x, np.asarray(tree["depth"], dtype=float)
+
+
+def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
+                 height: int | None = None, uirevision=None) -> go.Figure:
+    """View 7: tree m, per node its split, n, sums and improvement; per leaf its value.
+
+    Node markers carry the node id in ``customdata[0]`` (and 1 for a leaf in
+    ``customdata[1]``) so a click can select a leaf.
+    """
+    if m < 1:
+        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.")
+    tree = trace.tree(m)
+    x, depth = _tree_layout(tree)
+    is_leaf = tree["left"] < 0
+    n_leaves = int(is_leaf.sum())
+    compact, tiny = n_leaves > 8, n_leaves > 20
+    names = [esc(n) for n in feature_names]
+    values = finite(tree["value"])
+    vmax = max(float(np.max(np.abs(values[is_leaf]))), 1e-12)
+    ex, ey = [], []
+    notes = []
+    font_size = 13 if not compact else 11 if not tiny else 9
+    for k in range(len(tree)):
+        n = int(tree["n"][k])
+        sr, sh = num(tree["sum_r"][k]), num(tree["sum_h"][k])
+        if not is_leaf[k]:
+            left, right = int(tree["left"][k]), int(tree["right"][k])
+            for child in (left, right):
+                ex += [x[k], x[child], None]
+                ey += [-depth[k], -depth[child], None]
+            split = f"<b>{names[int(tree['feature'][k])]} ≤ {num(tree['threshold'][k], 4)}</b>"
+            if tiny:
+                text = split
+            elif compact:
+                text = f"{split}<br>n={n}"
+            else:
+                text = (f"{split}<br>n = {n}<br>Σr = {sr}<br>Σh = {sh}"
+                        f"<br>improvement {num(tree['improvement'][k], 3)}")
+            bg, border, bw = "#ffffff", "#9aa3ad", 1
+            if not tiny:
+                for child, word in ((left, "yes"), (right, "no")):
+                    notes.append(dict(x=(x[k] + x[child]) / 2, y=-(depth[k] + depth[child]) / 2,
+                                      text=word, showarrow=False, bgcolor="white",
+                                      font=dict(size=12, color=MUTED)))
+        else:
+            g = float(values[k])
+            if tiny:
+                text = f"<b>{signed(g, 2)}</b>"
+            elif compact:
+                text = f"n={n}<br><b>γ={signed(g, 3)}</b>"
+            else:
+                text = (f"leaf {k}<br>n = {n}<br>Σr = {sr}<br>Σh = {sh}"
+                        f"<br><b>γ = {signed(g, 4)}</b>")
+            bg = sample_colorscale(DIVERGING, [0.5 + 0.3 * g / vmax])[0]
+            border, bw = (INK, 3) if k == leaf else ("#9aa3ad", 1)
+        notes.append(dict(x=x[k], y=-depth[k], text=text, showarrow=False, align="center",
+                          font=dict(size=font_size, color=INK), bgcolor=bg, bordercolor=border,
+                          borderwidth=bw, borderpad=5))
+    data = [
+        dict(type="scatter", x=ex, y=ey, mode="lines", line=dict(color="#9aa3ad", width=1.5),
+             hoverinfo="skip", showlegend=False),
+        dict(type="scatter", x=x, y=-depth, mode="markers", showlegend=False,
+             marker=dict(size=34, color="rgba(0,0,0,0)"),
+             customdata=np.column_stack([np.arange(len(tree)), is_leaf.astype(int)]),
+             hovertext=[f"leaf {k}: click to select" if is_leaf[k] else f"node {k}"
+                        for k in range(len(tree))], hoverinfo="text"),
+    ]
+    max_depth = float(depth.max())
+    height = height or int(190 + (150 if not compact else 110) * max_depth)
+    span = max(n_leaves - 1, 1)
+    layout = base_layout(
+        f"Tree {m} (go left = yes): per node its split, n, Σr, Σh and improvement; "
+        f"per leaf γ = Σr / Σh, before ν = {num(trace.learning_rate)}",
+        height, uirevision, annotations=notes,
+        xaxis=dict(visible=False, range=[-0.7, span + 0.7] if n_leaves > 1 else [-1, 1]),
+        yaxis=dict(visible=False, range=[-max_depth - 0.5, 0.5]))
+    return make_figure(data, layout)
+
+
+# --- 8. one sample over the rounds ---------------------------------------------------
+
+
+def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, height: int = 380,
+                      uirevision=None) -> go.Figure:
+    """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked."""
+    L = ledger if ledger is not None else summaries.ledger(trace, i)
+    rounds = L["round"]
+    F = finite(L["F"])
+    if L["p"] is None:
+        return _target_trajectory(trace, i, m, rounds, F, float(L["y"]), height, uirevision)
+    p = finite(L["p"])
+    data = [
+        dict(type="scatter", x=rounds, y=F, mode="lines", name="F<sub>m</sub> (left axis)",
+             line=dict(color=INK, width=2.5), customdata=rounds,
+             hovertemplate="round %{x}: F = %{y:.4f}<extra></extra>"),
+        dict(type="scatter", x=rounds, y=p, mode="lines", name="p<sub>m</sub> (right axis)",
+             line=dict(color=ORANGE, width=2.5, dash="dash"), yaxis="y2", customdata=rounds,
+             hovertemplate="round %{x}: p = %{y:.4f}<extra></extra>"),
+        dict(type="scatter", x=[m], y=[F[m]], mode="markers", showlegend=False,
+             marker=dict(size=13, color=INK), hoverinfo="skip"),
+        dict(type="scatter", x=[m], y=[p[m]], mode="markers", showlegend=False, yaxis="y2",
+             marker=dict(size=13, color=ORANGE), hoverinfo="skip"),
+    ]
+    label = "class 1" if L["y"] == 1 else "class 0"
+    shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
+                   line=dict(color=ORANGE, width=1.5)),
+              dict(type="line", x0=0, x1=1, y0=0.5, y1=0.5, xref="paper", yref="y2",
+                   line=dict(color=MUTED, width=1, dash="dot"))]
+    layout = base_layout(
+        f"Sample #{i} ({label}): F and p by round", height, uirevision, hovermode="x",
+        shapes=shapes, legend=dict(orientation="h", x=0, y=-0.35, yanchor="top"),
+        xaxis=dict(title=dict(text="round m"), range=[-0.5, trace.n_rounds + 0.5],
+                   domain=[0, 0.92]),
+        yaxis=dict(title=dict(text="F<sub>m</sub>")),
+        yaxis2=dict(title=dict(text="p<sub>m</sub>"), range=[0, 1], overlaying="y",
+                    side="right", showgrid=False, anchor="x", tickmode="array",
+                    tickvals=[0, 0.25, 0.5, 0.75, 1]))
+    return make_figure(data, layout)
+
+
+def _target_trajectory(trace, i, m, rounds, F, y, height, uirevision) -> go.Figure:
+    """A regression sample's F_m against rounds, closing on its target y."""
+    data = [
+        dict(type="scatter", x=rounds, y=F, mode="lines", name="F<sub>m</sub>",
+             line=dict(color=INK, width=2.5), customdata=rounds,
+             hovertemplate="round %{x}: F = %{y:.4f}<extra></extra>"),
+        dict(type="scatter", x=[rounds[0], rounds[-1]], y=[y, y], mode="lines",
+             name=f"target y = {num(y)}", line=dict(color=ORANGE, width=2, dash="dash"),
+             hoverinfo="skip"),
+        dict(type="scatter", x=[m], y=[F[m]], mode="markers", showlegend=False,
+             marker=dict(size=13, color=INK), hoverinfo="skip"),
+    ]
+    shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
+                   line=dict(color=ORANGE, width=1.5))]
+    return make_figure(data, base_layout(
+        f"Sample #{i}: F by round, and its target y", height, uirevision, hovermode="x",
+        shapes=shapes, legend=dict(orientation="h", x=0, y=-0.35, yanchor="top"),
+        xaxis=dict(title=dict(text="round m"), range=[-0.5, trace.n_rounds + 0.5]),
+        yaxis=dict(title=dict(text="F<sub>m</sub>"))))

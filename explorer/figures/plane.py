@@ -1,0 +1,528 @@
+"""The views on the plane of two inputs (or along a regression's one input).
+
+Pure functions (trace, round, grid, options) -> plotly Figure: the model (the
+probability map, or a regression's staircase and surface), the residuals, tree m's
+regions and leaf values, and the update F_m = F_(m-1) + nu * tree m. A regression
+with one input draws the same ideas along its axis (``grid.is_line``): the model as
+the staircase F_m(x) over the points, the residuals against x, tree m as its leaf
+values over the residuals it fits. :func:`model_view` chooses the model's drawing for
+a fit; the other views choose theirs from the grid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from plotly.colors import sample_colorscale
+
+import plotly.graph_objects as go
+
+from ..numbers.grid import Grid, tree_on_grid
+from ..numbers.summaries import leaf_rule
+from .theme import (BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE, VALID_COLOR,
+                    VALUE_SCALE, base_layout, boundary_trace, class_names, colorbar, empty_figure,
+                    esc, f32, finite, make_figure, marker_size, num, p_label, plane_layout,
+                    residual_name, scatter_type, selected_ring, signed)
+
+# --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
+
+
+def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
+                    classes=None, show_valid: bool = False, sample: int | None = None,
+                    height: int = 560, uirevision=None, title: str | None = None) -> go.Figure:
+    """View 1: p(class 1) after round m, the boundary p = 0.5 and the points.
+
+    Training points carry their index in ``customdata[0]`` (validation points -1),
+    so a click can select a sample.
+    """
+    F = grid.F[m]
+    p = finite(trace.link(F.astype(np.float64)))
+    data = [
+        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(p), zmin=0.0, zmax=1.0,
+             colorscale=PROBA_SCALE, colorbar=colorbar("p(class 1)"), name="p",
+             hovertemplate="p = %{z:.3f}<extra></extra>"),
+        boundary_trace(grid, F),
+    ]
+    names = class_names(classes)
+    X, y = trace.X, trace.y
+    p_train = finite(trace.proba(m))
+    size = marker_size(len(y))
+    for c in (0, 1):
+        idx = np.flatnonzero(y == c)
+        data.append(dict(
+            type=scatter_type(len(y)), x=f32(X[idx, 0]), y=f32(X[idx, 1]), mode="markers",
+            name=names[c], customdata=f32(np.column_stack([idx, p_train[idx]])),
+            marker=dict(color=CLASS_COLORS[c], size=size, line=dict(color="white", width=1)),
+            hovertemplate="sample #%{customdata[0]}<br>p = %{customdata[1]:.3f}<extra>"
+                          + names[c] + "</extra>"))
+    if show_valid and trace.X_valid is not None:
+        p_valid = finite(trace.link(trace.valid_raw[m]))
+        for c in (0, 1):
+            idx = np.flatnonzero(trace.y_valid == c)
+            data.append(dict(
+                type=scatter_type(len(y)), x=f32(trace.X_valid[idx, 0]),
+                y=f32(trace.X_valid[idx, 1]), mode="markers",
+                name=f"{names[c]} (validation)",
+                customdata=f32(np.column_stack([np.full(len(idx), -1), p_valid[idx]])),
+                marker=dict(symbol="diamond-open", color=CLASS_COLORS[c], size=size + 2,
+                            line=dict(color=CLASS_COLORS[c], width=2)),
+                hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
+    if sample is not None and 0 <= sample < len(y):
+        data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
+    title = title or f"Model after round {m}: p(x) = {p_label(trace, m)}(x)"
+    return make_figure(data, base_layout(title, height, uirevision,
+                                 **plane_layout(grid, feature_names)))
+
+
+def _value_range(trace, grid) -> tuple[float, float]:
+    """One range for a regression's targets and F at every round: steps keep their scale."""
+    values = [np.asarray(trace.y, float), grid.F.ravel()]
+    if trace.y_valid is not None:
+        values.append(np.asarray(trace.y_valid, float))
+    lo = min(float(finite(v).min()) for v in values)
+    hi = max(float(finite(v).max()) for v in values)
+    pad = max(hi - lo, 1e-9) * 0.06
+    return lo - pad, hi + pad
+
+
+def regression_line(trace, m: int, grid: Grid, *, feature_names=("x",),
+                    target_name="y", show_valid: bool = False, sample: int | None = None,
+                    height: int = 560, uirevision=None, title: str | None = None) -> go.Figure:
+    """View 1 for one input: the staircase F_m(x) over the points (x, y), and each
+    point's residual y − F_m as a bar from F_m to y (what tree m + 1 fits).
+
+    Training points and their bars carry the point's index in ``customdata[0]``.
+    """
+    x, y = trace.X[:, 0], trace.y
+    F = trace.raw[m]
+    idx = np.arange(len(y))
+    fname, tname = esc(feature_names[0]), esc(target_name)
+    lo, hi = _value_range(trace, grid)
+    span = grid.hi[0] - grid.lo[0]
+    data = [
+        dict(type="bar", x=f32(x), y=f32(y - F), base=f32(F),
+             name=f"residual y − F<sub>{m}</sub>",
+             marker=dict(color=ORANGE, opacity=0.5, line=dict(width=0)),
+             width=max(span / max(len(x), 1) * 0.5, span * 1e-3), customdata=idx,
+             hovertemplate="sample #%{customdata}<br>y − F = %{y:.4g}<extra></extra>"),
+        dict(type=scatter_type(len(y)), x=f32(x), y=f32(y), mode="markers",
+             name="training points", customdata=idx,
+             marker=dict(color=INK, size=marker_size(len(y)) - 2),
+             hovertemplate=f"sample #%{{customdata}}<br>{fname} = %{{x:.4g}}<br>"
+                           f"{tname} = %{{y:.4g}}<extra></extra>"),
+    ]
+    if show_valid and trace.X_valid is not None:
+        data.append(dict(
+            type=scatter_type(len(y)), x=f32(trace.X_valid[:, 0]), y=f32(trace.y_valid),
+            mode="markers", name="validation points",
+            customdata=np.full(len(trace.y_valid), -1),
+            marker=dict(symbol="diamond-open", color=VALID_COLOR, size=marker_size(len(y))),
+            hovertemplate=f"validation point<br>{tname} = %{{y:.4g}}<extra></extra>"))
+    data.append(dict(type="scatter", x=grid.xs, y=f32(grid.F[m]), mode="lines",
+                     name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3, shape="hv"),
+                     hovertemplate="F = %{y:.4g}<extra></extra>"))
+    if sample is not None and 0 <= sample < len(y):
+        data.append(selected_ring(x[sample], y[sample], f"sample #{sample}", len(y)))
+    title = title or (f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals "
+                      f"y − F<sub>{m}</sub>")
+    return make_figure(data, base_layout(
+        title, height, uirevision, barmode="overlay", hovermode="closest",
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=fname)),
+        yaxis=dict(range=[lo, hi], title=dict(text=tname))))
+
+
+def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
+                       target_name="y", show_valid: bool = False, sample: int | None = None,
+                       height: int = 560, uirevision=None,
+                       title: str | None = None) -> go.Figure:
+    """View 1 for two inputs: F_m on the plane as a heat map, the points coloured by y on
+    the same scale (a point that stands out from its background is badly fitted).
+
+    Training points carry their index in ``customdata[0]``, validation points -1.
+    """
+    X, y = trace.X, trace.y
+    lo, hi = _value_range(trace, grid)
+    tname = esc(target_name)
+    size = marker_size(len(y))
+    # one scale stated on each coloured trace (a storyboard moves them onto one axis)
+    scale = dict(colorscale=VALUE_SCALE, cmin=lo, cmax=hi, showscale=False)
+    data = [
+        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(grid.F[m]), colorscale=VALUE_SCALE,
+             zmin=lo, zmax=hi, colorbar=colorbar(f"F, {tname}"), name="F",
+             hovertemplate="F = %{z:.4g}<extra></extra>"),
+        dict(type=scatter_type(len(y)), x=f32(X[:, 0]), y=f32(X[:, 1]), mode="markers",
+             name=f"training points (colour: {tname})",
+             customdata=f32(np.column_stack([np.arange(len(y)), y, trace.raw[m]])),
+             marker=dict(color=f32(y), size=size, line=dict(color="white", width=1), **scale),
+             hovertemplate=f"sample #%{{customdata[0]}}<br>{tname} = %{{customdata[1]:.4g}}"
+                           "<br>F = %{customdata[2]:.4g}<extra></extra>"),
+    ]
+    if show_valid and trace.X_valid is not None:
+        data.append(dict(
+            type=scatter_type(len(y)), x=f32(trace.X_valid[:, 0]),
+            y=f32(trace.X_valid[:, 1]), mode="markers", name="validation points",
+            customdata=f32(np.column_stack([np.full(len(trace.y_valid), -1),
+                                             trace.y_valid])),
+            marker=dict(symbol="diamond", color=f32(trace.y_valid), size=size + 2,
+                        line=dict(color=VALID_COLOR, width=2), **scale),
+            hovertemplate=f"validation point<br>{tname} = %{{customdata[1]:.4g}}"
+                          "<extra></extra>"))
+    if sample is not None and 0 <= sample < len(y):
+        data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
+    title = title or f"Model after round {m}: F<sub>{m}</sub>(x) on the plane"
+    return make_figure(data, base_layout(title, height, uirevision,
+                                 **plane_layout(grid, feature_names)))
+
+
+def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=None,
+               target_name="y", **options) -> go.Figure:
+    """View 1 for any fit: the probability map of a classifier, the staircase of a
+    one-input regression, the surface of a two-input one."""
+    if trace.is_classifier:
+        return probability_map(trace, m, grid, feature_names=feature_names, classes=classes,
+                               **options)
+    draw = regression_line if grid.is_line else regression_surface
+    return draw(trace, m, grid, feature_names=feature_names, target_name=target_name,
+                **options)
+
+
+# --- 2. residuals --------------------------------------------------------------------
+
+
+def residual_scale(trace, r: np.ndarray) -> float:
+    """Half-range of the residual colour scale: 1 for log-loss (|y - p| < 1)."""
+    if trace.loss == "log_loss":
+        return 1.0
+    return max(float(np.quantile(np.abs(r), 0.98)), 1e-12)
+
+
+def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
+                 sample: int | None = None, height: int = 560, uirevision=None,
+                 scale: float | None = None) -> go.Figure:
+    """View 2: each training point coloured by its pseudo-residual after round m, sized by |r|.
+
+    These are the residuals tree m + 1 is fitted to (y - p for log-loss).
+    ``scale`` is the half-range |r| of both the colour scale and the marker sizes; by
+    default this round's own (:func:`residual_scale`). A storyboard passes one scale
+    for all its panels, so that one colour and one size mean one residual everywhere.
+    """
+    r = finite(trace.residual(m))
+    X = trace.X
+    scale = residual_scale(trace, r) if scale is None else max(float(finite(scale)), 1e-12)
+    size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
+    nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
+    title = f"Residuals after round {m}: r = {residual_name(trace)} ({nxt})"
+    if grid.is_line:
+        return _residual_line(trace, m, grid, r, scale, feature_names[0], sample, title,
+                              height, uirevision)
+    data = [] if not trace.is_classifier else [
+        boundary_trace(grid, grid.F[m], color=MUTED, width=1.5, dash="dot")]
+    data += [
+        dict(type=scatter_type(len(r)), x=f32(X[:, 0]), y=f32(X[:, 1]), mode="markers",
+             name=residual_name(trace), showlegend=False,
+             customdata=f32(np.column_stack([np.arange(len(r)), r])),
+             marker=dict(color=f32(r), cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
+                         size=f32(size), line=dict(color="rgba(60,60,60,0.45)", width=0.6),
+                         colorbar=colorbar(f"r = {residual_name(trace)}")),
+             hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
+                           "<extra></extra>"),
+    ]
+    if sample is not None and 0 <= sample < len(r):
+        data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
+    return make_figure(data, base_layout(title, height, uirevision,
+                                 **plane_layout(grid, feature_names)))
+
+
+def _residual_line(trace, m, grid, r, scale, name, sample, title, height, uirevision):
+    """The residuals of a one-input fit against x, coloured as on the plane."""
+    x = trace.X[:, 0]
+    data = [dict(type=scatter_type(len(r)), x=f32(x), y=f32(r), mode="markers",
+                 name=residual_name(trace), showlegend=False,
+                 customdata=f32(np.column_stack([np.arange(len(r)), r])),
+                 marker=dict(color=f32(r), cmin=-scale, cmid=0.0, cmax=scale,
+                             colorscale=DIVERGING, size=marker_size(len(r)),
+                             line=dict(color="rgba(60,60,60,0.45)", width=0.6),
+                             colorbar=colorbar(f"r = {residual_name(trace)}")),
+                 hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
+                               "<extra></extra>")]
+    if sample is not None and 0 <= sample < len(r):
+        data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
+    reach = 1.1 * max(float(np.abs(r).max()), scale)
+    return make_figure(data, base_layout(
+        title, height, uirevision,
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(name))),
+        yaxis=dict(range=[-reach, reach], title=dict(text=f"r = {residual_name(trace)}"),
+                   zeroline=True, zerolinecolor=MUTED, zerolinewidth=1.5)))
+
+
+# --- 3. tree m on the plane ----------------------------------------------------------
+
+
+def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
+                 classes=None, leaf: int | None = None, sample: int | None = None,
+                 height: int = 560, uirevision=None, vmax: float | None = None) -> go.Figure:
+    """View 3: the leaves of tree m as boxes, each labelled with its Newton value gamma.
+
+    The label markers carry the leaf's node id in ``customdata[0]``; training points
+    carry -1 - index, so a click can tell a leaf from a sample. ``vmax`` is the largest
+    |gamma| of the colour scale, used for both the box fills and the markers' cmin/cmax;
+    by default this tree's own (:func:`leaf_value_range` of several rounds shares one).
+    """
+    if m < 1:
+        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
+                            height)
+    if grid.is_line:
+        return tree_line(trace, m, grid, feature_names=feature_names, leaf=leaf, sample=sample,
+                         height=height, uirevision=uirevision, vmax=vmax)
+    tree = trace.tree(m)
+    boxes = trace.regions(m, grid.lo, grid.hi)
+    values = finite(tree["value"])
+    is_leaf = tree["left"] < 0
+    if vmax is None:
+        vmax = float(np.max(np.abs(values[is_leaf])))
+    vmax = max(float(finite(vmax)), 1e-12)
+    shapes, notes, cx, cy, node_ids, hover = [], [], [], [], [], []
+    n_visible = sum(1 for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"])
+    text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
+    selected = None
+    for b in boxes:
+        node = int(b["node"])
+        x0, x1, y0, y1 = (float(b[k]) for k in ("x0", "x1", "y0", "y1"))
+        if not (x1 > x0 and y1 > y0):
+            continue  # the leaf lies outside the plane shown
+        g = float(values[node])
+        # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
+        color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
+                                                  1.0)])[0]
+        shapes.append(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
+                           fillcolor=color, opacity=0.6, line=dict(color="white", width=2)))
+        cx.append((x0 + x1) / 2)
+        cy.append((y0 + y1) / 2)
+        node_ids.append(node)
+        hover.append(_leaf_hover(trace, m, node))
+        if n_visible <= 40:
+            notes.append(dict(x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False,
+                              font=dict(size=text_size, color=INK),
+                              bgcolor="rgba(255,255,255,0.85)",
+                              bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                              borderwidth=2 if node == leaf else 0, borderpad=3))
+        if node == leaf:
+            selected = dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
+                            fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4))
+    if selected is not None:
+        shapes.append(selected)
+    size = max(marker_size(len(trace.y)) - 1, 3)
+    in_bag = np.ones(len(trace.y), bool) if trace.in_bag is None else trace.in_bag[m]
+    data = []
+    for name, color, members in _point_groups(trace, classes):
+        idx = np.flatnonzero(members & in_bag)
+        data.append(dict(
+            type=scatter_type(len(trace.y)), x=f32(trace.X[idx, 0]), y=f32(trace.X[idx, 1]),
+            mode="markers", name=name, customdata=np.column_stack([-1 - idx, idx]),
+            marker=dict(color=color, size=size, line=dict(color="white", width=0.8)),
+            hovertemplate="sample #%{customdata[1]}<extra></extra>"))
+    if trace.in_bag is not None:
+        out = np.flatnonzero(~in_bag)
+        data.append(dict(
+            type=scatter_type(len(trace.y)), x=f32(trace.X[out, 0]), y=f32(trace.X[out, 1]),
+            mode="markers", name=f"not in tree {m}'s subsample",
+            customdata=np.column_stack([-1 - out, out]),
+            marker=dict(symbol="circle-open", color=MUTED, size=size, line=dict(width=1)),
+            hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
+    n_leaves = len(node_ids)
+    data.append(_leaf_marks(trace, m, node_ids, cx, cy, vmax, hover))
+    if sample is not None and 0 <= sample < len(trace.y):
+        data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
+                                   len(trace.y)))
+    kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
+    title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
+    return make_figure(data, base_layout(title, height, uirevision, shapes=shapes, annotations=notes,
+                                 **plane_layout(grid, feature_names)))
+
+
+def _point_groups(trace, classes):
+    """(legend name, colour, mask) of the training points: one group per class, or all
+    of a regression's points in one."""
+    if not trace.is_classifier:
+        return [("training points", INK, np.ones(len(trace.y), bool))]
+    names = class_names(classes)
+    return [(names[c], CLASS_COLORS[c], trace.y == c) for c in (0, 1)]
+
+
+def _leaf_marks(trace, m, nodes, xs, ys, vmax, hover):
+    """Invisible markers at the leaves' label positions: hover text, a click selects the
+    leaf (its node id in ``customdata[0]``), and they carry the leaf-value colour bar."""
+    gammas = [float(finite(trace.tree(m)["value"][k])) for k in nodes]
+    return dict(type="scatter", x=xs, y=ys, mode="markers",
+                customdata=np.column_stack([nodes, gammas]) if len(nodes) else None,
+                hovertext=hover, hoverinfo="text", name="leaf value γ", showlegend=False,
+                marker=dict(size=40, color=gammas, cmin=-vmax, cmax=vmax,
+                            colorscale=DIVERGING, opacity=0.0,
+                            colorbar=colorbar("leaf value γ")))
+
+
+def _leaf_hover(trace, m, node) -> str:
+    tree = trace.tree(m)
+    g = float(finite(tree["value"][node]))
+    return (f"leaf {node} (click to select)<br>n = {int(tree['n'][node])}"
+            f"<br>γ = {num(g, 6)}<br>ν·γ = {num(trace.learning_rate * g, 6)}")
+
+
+def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
+              leaf: int | None = None, sample: int | None = None, height: int = 560,
+              uirevision=None, vmax: float | None = None) -> go.Figure:
+    """View 3 for one input: tree m's leaf values γ over the residuals r_(m-1) it fits.
+
+    Each leaf is an interval of x; its value is drawn as a step at height γ, the
+    selected leaf's interval shaded. Points carry -1 - index in ``customdata[0]``
+    and the leaf marks their node id, as in :func:`tree_regions`.
+    """
+    if m < 1:
+        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
+                            height)
+    tree = trace.tree(m)
+    values = finite(tree["value"])
+    is_leaf = tree["left"] < 0
+    if vmax is None:
+        vmax = float(np.max(np.abs(values[is_leaf])))
+    vmax = max(float(finite(vmax)), 1e-12)
+    x = trace.X[:, 0]
+    r = finite(trace.residual(m - 1))
+    in_bag = np.ones(len(r), bool) if trace.in_bag is None else trace.in_bag[m]
+    size = max(marker_size(len(r)) - 1, 3)
+    data = []
+    for name, members, marker in (
+            (f"r = y − F<sub>{m - 1}</sub> (what tree {m} fits)", in_bag,
+             dict(color=MUTED, size=size, opacity=0.8)),
+            (f"not in tree {m}'s subsample", ~in_bag,
+             dict(symbol="circle-open", color=MUTED, size=size, line=dict(width=1)))):
+        idx = np.flatnonzero(members)
+        if len(idx) or members is in_bag:
+            data.append(dict(type=scatter_type(len(r)), x=f32(x[idx]), y=f32(r[idx]),
+                             mode="markers", name=name, marker=marker,
+                             customdata=np.column_stack([-1 - idx, idx]),
+                             hovertemplate="sample #%{customdata[1]}<br>r = %{y:.4f}"
+                                           "<extra></extra>"))
+    boxes = trace.regions(m, grid.lo, grid.hi)
+    shapes, notes, cx, cy, nodes, hover = [], [], [], [], [], []
+    sx, sy = [], []
+    for b in boxes:
+        node, x0, x1 = int(b["node"]), float(b["x0"]), float(b["x1"])
+        if not x1 > x0:
+            continue
+        g = float(values[node])
+        sx += [x0, x1, None]
+        sy += [g, g, None]
+        cx.append((x0 + x1) / 2)
+        cy.append(g)
+        nodes.append(node)
+        hover.append(_leaf_hover(trace, m, node))
+        if node == leaf:
+            shapes.append(dict(type="rect", x0=x0, x1=x1, y0=0, y1=1, yref="paper",
+                               layer="below", fillcolor="rgba(230,115,11,0.12)",
+                               line=dict(width=0)))
+        if len(boxes) <= 12:
+            notes.append(dict(x=cx[-1], y=g, text=f"γ = {signed(g)}", showarrow=False,
+                              yshift=14, font=dict(size=13, color=INK),
+                              bgcolor="rgba(255,255,255,0.8)",
+                              bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                              borderwidth=2 if node == leaf else 0))
+    data.append(dict(type="scatter", x=sx, y=sy, mode="lines", name=f"tree {m}: leaf value γ",
+                     line=dict(color=ORANGE, width=4), hoverinfo="skip"))
+    marks = _leaf_marks(trace, m, nodes, cx, cy, vmax, hover)
+    marks["marker"] = dict(size=30, opacity=0.0)  # the steps show the values: no colour bar
+    data.append(marks)
+    if sample is not None and 0 <= sample < len(r):
+        data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
+    reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
+    title = f"Tree {m} over the residuals it fits: {len(nodes)} leaves, each at its γ"
+    return make_figure(data, base_layout(
+        title, height, uirevision, shapes=shapes, annotations=notes,
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(feature_names[0]))),
+        yaxis=dict(range=[-reach, reach], title=dict(text="r, γ"), zeroline=True,
+                   zerolinecolor=MUTED)))
+
+
+def leaf_value_range(trace, rounds) -> float:
+    """The largest |leaf value| of the trees of these rounds (round 0 has none): the
+    ``vmax`` that gives several :func:`tree_regions` one colour scale."""
+    vmax = 0.0
+    for m in rounds:
+        if int(m) >= 1:
+            tree = trace.tree(int(m))
+            values = finite(tree["value"])[tree["left"] < 0]
+            if len(values):
+                vmax = max(vmax, float(np.max(np.abs(values))))
+    return max(vmax, 1e-12)
+
+
+# --- 4. the update F_(m-1) + nu * tree m = F_m ---------------------------------------
+
+
+def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
+                  height: int = 480, uirevision=None) -> go.Figure:
+    """View 4: F_(m-1), plus nu times tree m, equals F_m, as three maps side by side."""
+    if m < 1:
+        return empty_figure(f"Round 0: F₀(x) = f₀ = {num(trace.f0, 5)} everywhere. "
+                            "Step to round 1 to see the first update.", height)
+    if grid.is_line:
+        return _update_line(trace, m, grid, feature_names[0], height, uirevision)
+    before = finite(grid.F[m - 1])
+    step = finite(tree_on_grid(trace, m, grid))
+    after = finite(grid.F[m])
+    fmax = max(float(np.abs(before).max()), float(np.abs(after).max()), 0.5)
+    smax = max(float(np.abs(step).max()), 1e-9)
+    nu = num(trace.learning_rate)
+    gap = 0.05
+    width = (1.0 - 2 * gap) / 3
+    domains = [[k * (width + gap), k * (width + gap) + width] for k in range(3)]
+    titles = (f"F<sub>{m - 1}</sub>(x)", f"+ ν · tree {m}(x)   (ν = {nu})",
+              f"= F<sub>{m}</sub>(x)")
+    data, axes, notes = [], {}, []
+    for k, (z, coloraxis) in enumerate(((before, "coloraxis"), (step, "coloraxis2"),
+                                        (after, "coloraxis"))):
+        suffix = "" if k == 0 else str(k + 1)
+        xa, ya = f"x{suffix}", f"y{suffix}"
+        data.append(dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(z), coloraxis=coloraxis,
+                         xaxis=xa, yaxis=ya, hovertemplate="%{z:.4f}<extra></extra>"))
+        if k != 1 and trace.is_classifier:  # F = 0 is a boundary only between classes
+            data.append(boundary_trace(grid, z, width=2, showlegend=False, name="F = 0",
+                                  axes=(xa, ya)))
+        axes.update(plane_layout(grid, feature_names, suffix, domains[k], y_title=k == 0))
+        notes.append(dict(text=titles[k], x=sum(domains[k]) / 2, y=1.0, xref="paper",
+                          yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
+                          font=dict(size=17)))
+    layout = base_layout(
+        f"The update at round {m}: F<sub>{m}</sub> = F<sub>{m - 1}</sub> + ν · tree {m}",
+        height, uirevision, annotations=notes, margin=dict(l=10, r=10, t=90, b=110),
+        coloraxis=dict(colorscale=DIVERGING, cmin=-fmax, cmax=fmax,
+                       colorbar=colorbar("F", x=1.0)),
+        coloraxis2=dict(colorscale=DIVERGING, cmin=-smax, cmax=smax,
+                        colorbar=dict(title=dict(text="ν·γ", side="right"), thickness=10,
+                                      len=0.25, orientation="h", x=0.5, xanchor="center",
+                                      y=-0.36, yanchor="top", outlinewidth=0)),
+        **axes)
+    return make_figure(data, layout)
+
+
+def _update_line(trace, m, grid, name, height, uirevision) -> go.Figure:
+    """The update of a one-input fit: F_(m-1), nu times tree m, and F_m along x."""
+    step = f32(tree_on_grid(trace, m, grid))
+    nu = num(trace.learning_rate)
+    data = [
+        dict(type="scatter", x=grid.xs, y=f32(grid.F[m - 1]), mode="lines",
+             name=f"F<sub>{m - 1}</sub>(x)", line=dict(color=MUTED, width=2.5, dash="dot"),
+             hovertemplate=f"F<sub>{m - 1}</sub> = %{{y:.4g}}<extra></extra>"),
+        dict(type="scatter", x=grid.xs, y=step, mode="lines", name=f"ν · tree {m}(x) (ν = {nu})",
+             line=dict(color=ORANGE, width=2.5), fill="tozeroy",
+             fillcolor="rgba(230,115,11,0.15)",
+             hovertemplate="ν·γ = %{y:.4g}<extra></extra>"),
+        dict(type="scatter", x=grid.xs, y=f32(grid.F[m]), mode="lines",
+             name=f"F<sub>{m}</sub>(x)", line=dict(color=BLUE, width=3),
+             hovertemplate=f"F<sub>{m}</sub> = %{{y:.4g}}<extra></extra>"),
+    ]
+    return make_figure(data, base_layout(
+        f"The update at round {m}: F<sub>{m}</sub> = F<sub>{m - 1}</sub> + ν · tree {m}",
+        height, uirevision, hovermode="x",
+        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(name))),
+        yaxis=dict(title=dict(text="F"), zeroline=True, zerolinecolor=MUTED)))
+
