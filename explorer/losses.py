@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit
 from scipy.special import logit
 
+from .text import number
+
 LOG_LOSS, EXPONENTIAL, SQUARED_ERROR = 0, 1, 2
 CODES = {"log_loss": LOG_LOSS, "exponential": EXPONENTIAL, "squared_error": SQUARED_ERROR}
 HESSIAN_FLOOR = 1e-150  # scikit-learn's _safe_divide: a smaller leaf hessian gives a zero step
@@ -172,3 +174,131 @@ def mean_loss(code, y, raw):
     else:
         values = 0.5 * (y - raw) ** 2
     return values.mean(axis=-1)
+
+
+# --- what the views show of each loss ------------------------------------------------
+
+
+class Loss:
+    """One loss as the views show it: its name, its formulas as text, with the numbers of
+    a fit plugged in. The views ask the loss (``of(trace)``), never branch on its name.
+
+    ``half`` is True where the loss's natural raw score is half the log-odds (the
+    exponential loss): f0 = 1/2 log(N+/N-) and p = sigmoid(2F).
+    """
+
+    name = ""
+    title = ""  # as shown in captions and legends
+    is_classifier = True
+    half = False
+    residual_html = ""  # the pseudo-residual in a chart's (HTML) label
+    residual_bound = None  # |r| < this for every F (a fixed colour scale), if any
+    pm_form = False  # True where the +-1 label form is the same loss (MATH.md section 2)
+
+    @property
+    def code(self) -> int:
+        return CODES[self.name]
+
+    def p_html(self, m) -> str:
+        """p_m as a chart label."""
+        return f"σ(2F<sub>{m}</sub>)" if self.half else f"σ(F<sub>{m}</sub>)"
+
+    def p_tex(self, m) -> str:
+        return (r"\sigma(2F_{" if self.half else r"\sigma(F_{") + str(m) + "})"
+
+    def leaf_tex(self, R: str, F: str) -> str:
+        """The Newton leaf value sum r / sum h, written in the loss's own terms."""
+        raise NotImplementedError
+
+    def leaf_note(self, m: int) -> str:
+        """What the leaf formula's letters are."""
+        raise NotImplementedError
+
+    def f0_tex(self, f: dict) -> list[str]:
+        """f0 with the counts plugged in (``f`` from ``numbers.summaries.f0_summary``)."""
+        half = r"\tfrac{1}{2}\," if self.half else ""
+        return [
+            r"f_0 = \arg\min_c \sum_i L(y_i, c) = " + half + r"\log\frac{N_+}{N_-} = " + half
+            + r"\log\frac{" + str(f["n_pos"]) + "}{" + str(f["n_neg"]) + "} = "
+            + number(f["from_counts"]),
+            r"\text{with labels } y_i \in \{-1, +1\}:\quad \bar y = \frac{N_+ - N_-}{N} = "
+            + number(f["ybar"]) + r",\qquad f_0 = " + half
+            + r"\log\frac{1 + \bar y}{1 - \bar y} = " + half + r"\log\frac{"
+            + number(1 + f["ybar"]) + "}{" + number(1 - f["ybar"]) + "} = "
+            + number(f["from_pm"]),
+            r"p_0 = " + self.p_tex(0).replace("F_{0}", "f_0") + " = " + number(f["p0"])
+            + r" = \frac{N_+}{N}",
+        ]
+
+    def f0_note(self) -> str:
+        return "f₀ is the log-odds log(p̄ / (1 − p̄)), not the odds p̄ / (1 − p̄)."
+
+
+class LogLoss(Loss):
+    name = "log_loss"
+    title = "log-loss"
+    residual_html = "y − p"
+    residual_bound = 1.0
+    pm_form = True
+
+    def leaf_tex(self, R, F):
+        return (r"\gamma = \frac{\sum_{" + R + r"} (y_i - p_i)}{\sum_{" + R
+                + r"} p_i\,(1 - p_i)}")
+
+    def leaf_note(self, m):
+        return (f"p_i = σ(F_{m - 1}(x_i)) are the probabilities before tree {m}: "
+                "γ is one Newton step on the leaf's own log-loss.")
+
+
+class ExponentialLoss(Loss):
+    name = "exponential"
+    title = "exponential"
+    half = True
+    residual_html = "ỹ·e<sup>−ỹF</sup>"
+
+    def leaf_tex(self, R, F):
+        return (r"\gamma = \frac{\sum_{" + R + r"} \tilde y_i\, e^{-\tilde y_i " + F + "}}"
+                r"{\sum_{" + R + r"} e^{-\tilde y_i " + F + "}}")
+
+    def leaf_note(self, m):
+        return ("ỹ = 2y − 1 ∈ {−1, +1}: the residual is ỹ·e^(−ỹF) and the hessian "
+                "its absolute value (scikit-learn's exponential loss).")
+
+    def f0_note(self):
+        return "The exponential loss e^(−ỹF) halves the log-odds, so p = σ(2F)."
+
+
+class SquaredError(Loss):
+    name = "squared_error"
+    title = "½(y − F)²"
+    is_classifier = False
+    residual_html = "y − F"
+
+    def p_html(self, m):
+        return f"F<sub>{m}</sub>"
+
+    def p_tex(self, m):
+        return "F_{" + str(m) + "}"
+
+    def leaf_tex(self, R, F):
+        return r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i"
+
+    def leaf_note(self, m):
+        return (f"The mean residual r = y − F_{m - 1}(x). With squared error every hessian "
+                "is 1, so the Newton step Σr / Σh is this same mean.")
+
+    def f0_tex(self, f):
+        return [r"f_0 = \arg\min_c \sum_i \tfrac12 (y_i - c)^2 = \frac{1}{N}\sum_i y_i = "
+                r"\frac{" + number(f["sum_y"]) + "}{" + str(f["n"]) + "} = "
+                + number(f["mean"])]
+
+    def f0_note(self):
+        return "The mean of the training targets: the derivative −Σ(yᵢ − c) is zero there."
+
+
+LOSSES = {loss.name: loss for loss in (LogLoss(), ExponentialLoss(), SquaredError())}
+
+
+def of(trace) -> Loss:
+    """The loss a trace was fitted with."""
+    return LOSSES[trace.loss]

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
+from .. import losses
 from ..numbers import summaries
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, signed)
@@ -46,8 +47,7 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
     xrange = [-0.5, trace.n_rounds + 0.5]
     # a regression has no accuracy: its loss takes the whole width
     panels = ("", "2") if trace.is_classifier else ("",)
-    loss_name = ("½(y − F)²" if trace.loss == "squared_error"
-                 else trace.loss.replace("_", "-"))
+    loss_name = losses.of(trace).title
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref=f"x{s}", yref=f"y{s} domain",
                    line=dict(color=ORANGE, width=2)) for s in panels]
     width = 0.45 if trace.is_classifier else 1.0

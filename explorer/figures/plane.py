@@ -16,12 +16,13 @@ from plotly.colors import sample_colorscale
 
 import plotly.graph_objects as go
 
+from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
 from ..numbers.summaries import leaf_rule
 from .theme import (BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE, VALID_COLOR,
                     VALUE_SCALE, base_layout, boundary_trace, class_names, colorbar, empty_figure,
-                    esc, f32, finite, make_figure, marker_size, num, p_label, plane_layout,
-                    residual_name, scatter_type, selected_ring, signed)
+                    esc, f32, finite, make_figure, marker_size, num, plane_layout,
+                    scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
@@ -68,7 +69,7 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                 hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
-    title = title or f"Model after round {m}: p(x) = {p_label(trace, m)}(x)"
+    title = title or f"Model after round {m}: p(x) = {losses.of(trace).p_html(m)}(x)"
     return make_figure(data, base_layout(title, height, uirevision,
                                  **plane_layout(grid, feature_names)))
 
@@ -190,8 +191,9 @@ def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes
 
 def residual_scale(trace, r: np.ndarray) -> float:
     """Half-range of the residual colour scale: 1 for log-loss (|y - p| < 1)."""
-    if trace.loss == "log_loss":
-        return 1.0
+    bound = losses.of(trace).residual_bound
+    if bound is not None:
+        return bound
     return max(float(np.quantile(np.abs(r), 0.98)), 1e-12)
 
 
@@ -210,7 +212,7 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     scale = residual_scale(trace, r) if scale is None else max(float(finite(scale)), 1e-12)
     size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
     nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
-    title = f"Residuals after round {m}: r = {residual_name(trace)} ({nxt})"
+    title = f"Residuals after round {m}: r = {losses.of(trace).residual_html} ({nxt})"
     if grid.is_line:
         return _residual_line(trace, m, grid, r, scale, feature_names[0], sample, title,
                               height, uirevision)
@@ -218,11 +220,11 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         boundary_trace(grid, grid.F[m], color=MUTED, width=1.5, dash="dot")]
     data += [
         dict(type=scatter_type(len(r)), x=f32(X[:, 0]), y=f32(X[:, 1]), mode="markers",
-             name=residual_name(trace), showlegend=False,
+             name=losses.of(trace).residual_html, showlegend=False,
              customdata=f32(np.column_stack([np.arange(len(r)), r])),
              marker=dict(color=f32(r), cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
                          size=f32(size), line=dict(color="rgba(60,60,60,0.45)", width=0.6),
-                         colorbar=colorbar(f"r = {residual_name(trace)}")),
+                         colorbar=colorbar(f"r = {losses.of(trace).residual_html}")),
              hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
                            "<extra></extra>"),
     ]
@@ -236,12 +238,12 @@ def _residual_line(trace, m, grid, r, scale, name, sample, title, height, uirevi
     """The residuals of a one-input fit against x, coloured as on the plane."""
     x = trace.X[:, 0]
     data = [dict(type=scatter_type(len(r)), x=f32(x), y=f32(r), mode="markers",
-                 name=residual_name(trace), showlegend=False,
+                 name=losses.of(trace).residual_html, showlegend=False,
                  customdata=f32(np.column_stack([np.arange(len(r)), r])),
                  marker=dict(color=f32(r), cmin=-scale, cmid=0.0, cmax=scale,
                              colorscale=DIVERGING, size=marker_size(len(r)),
                              line=dict(color="rgba(60,60,60,0.45)", width=0.6),
-                             colorbar=colorbar(f"r = {residual_name(trace)}")),
+                             colorbar=colorbar(f"r = {losses.of(trace).residual_html}")),
                  hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
                                "<extra></extra>")]
     if sample is not None and 0 <= sample < len(r):
@@ -250,7 +252,7 @@ def _residual_line(trace, m, grid, r, scale, name, sample, title, height, uirevi
     return make_figure(data, base_layout(
         title, height, uirevision,
         xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(name))),
-        yaxis=dict(range=[-reach, reach], title=dict(text=f"r = {residual_name(trace)}"),
+        yaxis=dict(range=[-reach, reach], title=dict(text=f"r = {losses.of(trace).residual_html}"),
                    zeroline=True, zerolinecolor=MUTED, zerolinewidth=1.5)))
 
 

@@ -208,16 +208,6 @@ def marker_size(n: int) -> float:
     return 10 if n <= 200 else 8 if n <= 800 else 6 if n <= 3000 else 4
 
 
-def p_label(trace, m) -> str:
-    return f"σ(2F<sub>{m}</sub>)" if trace.loss == "exponential" else f"σ(F<sub>{m}</sub>)"
-
-
-def residual_name(trace) -> str:
-    if not trace.is_classifier:
-        return "y − F"
-    return "ỹ·e<sup>−ỹF</sup>" if trace.loss == "exponential" else "y − p"
-
-
 def boundary_trace(grid, F, *, color=INK, width=2.5, dash="solid", name="boundary p = 0.5",
               showlegend=True, axes=("x", "y")) -> dict:
     """The decision boundary F = 0 (p = 0.5), computed here as axis-aligned lines.

@@ -60,7 +60,7 @@ def leaf_story(trace, m, node, n_points=201):
                  gap=exact - newton, value=value, update=trace.learning_rate * value,
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h)
-    if trace.is_classifier and trace.loss == "log_loss":
+    if losses.of(trace).pm_form:
         y_pm = 2.0 * y - 1.0
         r_pm = y_pm / (1.0 + np.exp(np.minimum(y_pm * F, 700.0)))
         story.update(sum_r_pm=float(r_pm.sum()),

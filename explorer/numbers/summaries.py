@@ -28,7 +28,7 @@ def f0_summary(trace) -> dict:
     n = int(len(y))
     n_pos = int(np.count_nonzero(y == 1.0))
     n_neg = n - n_pos
-    half = trace.loss == "exponential"
+    half = losses.of(trace).half
     factor = 0.5 if half else 1.0
     pbar = n_pos / n
     ybar = float(np.mean(2.0 * y - 1.0))
