@@ -3,13 +3,13 @@
 Run with ``streamlit run app.py`` (or ``make app``). Every run draws the sidebar
 (data and fit controls), makes the data and the fit (cached, shared across
 sessions), then runs the page the address names. The pages live in ``pages/``
-and only lay out views; see ``explorer/session.py`` for the controls and the
-state, ``explorer/figures.py`` for the charts.
+and only lay out views; ``explorer/app/`` is the Streamlit side (state, controls,
+charts), ``explorer/figures/`` the charts.
 """
 
 import streamlit as st
 
-from explorer.app import session
+from explorer import app
 
 st.set_page_config(page_title="Boosting Explorer", page_icon=":material/forest:",
                    layout="wide", initial_sidebar_state="expanded")
@@ -30,6 +30,5 @@ PAGES = [
 
 page = st.navigation(PAGES, position="top")
 st.sidebar.markdown("### :material/forest: Boosting Explorer")
-ctx, error = session.setup()
-session.mark_routed(ctx, error)
+app.setup()
 page.run()

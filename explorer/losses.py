@@ -230,7 +230,7 @@ class Loss:
             + r" = \frac{N_+}{N}",
         ]
 
-    def f0_note(self) -> str:
+    def f0_note(self, f: dict) -> str:
         return "f₀ is the log-odds log(p̄ / (1 − p̄)), not the odds p̄ / (1 − p̄)."
 
 
@@ -264,7 +264,7 @@ class ExponentialLoss(Loss):
         return ("ỹ = 2y − 1 ∈ {−1, +1}: the residual is ỹ·e^(−ỹF) and the hessian "
                 "its absolute value (scikit-learn's exponential loss).")
 
-    def f0_note(self):
+    def f0_note(self, f):
         return "The exponential loss e^(−ỹF) halves the log-odds, so p = σ(2F)."
 
 
@@ -292,8 +292,9 @@ class SquaredError(Loss):
                 r"\frac{" + number(f["sum_y"]) + "}{" + str(f["n"]) + "} = "
                 + number(f["mean"])]
 
-    def f0_note(self):
-        return "The mean of the training targets: the derivative −Σ(yᵢ − c) is zero there."
+    def f0_note(self, f):
+        return (f"The mean of the {f['n']} training targets: the derivative −Σ(yᵢ − c) is "
+                "zero there.")
 
 
 LOSSES = {loss.name: loss for loss in (LogLoss(), ExponentialLoss(), SquaredError())}

@@ -182,9 +182,10 @@ FIELDS: tuple[Field, ...] = (
           help="The training point whose ledger is shown."),
     Field("leaf", int, -1, "Leaf", "view", -1, 1_000_000, 1,
           help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
-    Field("showvalid", bool, False, "Show validation points", "view"),
+    Field("showvalid", bool, False, "Show validation points", "view",
+          help="Hollow diamonds: points held out of the fit."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
-          help="The two settings the Compare page fits on the same data."),
+          help="Each side is your setting from the sidebar, changed as the pair says."),
     Field("present", bool, False, "Presenter mode", "view",
           help="For a projector: hides the controls, enlarges type and markers, and uses "
                "the light print theme in every chart."),
@@ -245,6 +246,11 @@ class State:
                 values["pair"] = BY_KEY["pair"].default
         return cls(**values)
 
+    @classmethod
+    def from_query(cls, query: Mapping[str, Any]) -> "State":
+        """The state a link names: its query parameters (a mapping of str or lists of str)."""
+        return cls.from_mapping({key: query.get(key) for key in KEYS})
+
     def to_query(self) -> dict[str, str]:
         """The fields that differ from their defaults, as URL query parameters."""
         out = {}
@@ -254,11 +260,31 @@ class State:
                 out[f.key] = f.format(value)
         return out
 
+    def write_query(self, query) -> None:
+        """Make the mutable mapping ``query`` (``st.query_params``) name this state: set what
+        differs, remove what is at its default; other parameters are left alone."""
+        wanted = self.to_query()
+        for key in KEYS:
+            if key not in wanted:
+                if key in query:
+                    del query[key]
+            elif query.get(key) != wanted[key]:
+                query[key] = wanted[key]
+
     def query_string(self) -> str:
         return urlencode(self.to_query())
 
+    def changed(self, **values) -> "State":
+        """This state with some fields set: each parsed and checked like a URL's value
+        (an invalid one falls back to its default), the round clamped to the rounds."""
+        return State.from_mapping({**{key: getattr(self, key) for key in KEYS}, **values})
+
     def with_round(self, m: int) -> "State":
         return replace(self, round=max(0, min(int(m), self.rounds)))
+
+    def for_samples(self, n: int) -> "State":
+        """The selected sample clamped to the n training points of the fit."""
+        return replace(self, sample=min(max(self.sample, 0), n - 1))
 
     # --- what the engine and the data module take ---
 

@@ -4,15 +4,14 @@ check of the fit on screen against the reference implementation."""
 
 import streamlit as st
 
-from explorer import figures
-from explorer.app import session
+from explorer import app, figures, losses
 from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
-ctx = session.page_context("Leaf maths: the leaf's own loss, one Newton step and the exact "
+ctx = app.page("Leaf maths: the leaf's own loss, one Newton step and the exact "
                            "minimiser")
 
-fmt = session.fmt
+fmt = app.fmt
 
 SLIPS = [
     ("F₀ = p / (1 − p)", "That is the odds; the initial log-odds is F₀ = log(p / (1 − p))."),
@@ -47,7 +46,7 @@ def forms(story, trace):
                        "scikit-learn's convention.")
         else:
             st.caption("The ±1 form is the log-loss's; this fit uses "
-                       f"{trace.loss.replace('_', ' ')}.")
+                       f"{losses.of(trace).title}.")
 
 
 def agreement_panel(ctx):
@@ -56,7 +55,7 @@ def agreement_panel(ctx):
     # A callback, not the button's return value: it runs once per click even when the
     # run that follows is restarted (the router guard may rerun).
     def check():
-        session.mark_acted()
+        app.mark_acted()
         try:
             ss["_agreement"] = (ctx.key, agreement(ctx.trace))
         except ReferenceUnavailable as error:
@@ -72,20 +71,20 @@ def agreement_panel(ctx):
         return
     result = got[1]
     if isinstance(result, str):
-        st.info(session.md_escape(f"No reference for these settings: {result}"),
+        st.info(app.md_escape(f"No reference for these settings: {result}"),
                 icon=":material/info:")
         return
     c1, c2, c3 = st.columns(3)
     c1.metric("Largest |ΔF|, training points", f"{result['train']:.2e}")
     c2.metric("Largest |ΔF|, grid over the plane", f"{result['grid']:.2e}")
     c3.metric("Reference fit time", f"{result['seconds']:.2f} s")
-    st.caption(f"Reference: {session.md_escape(result['reference'])}, over all "
+    st.caption(f"Reference: {app.md_escape(result['reference'])}, over all "
                f"{result['rounds']} rounds and round 0.")
 
 
 def body(ctx):
-    m = session.round_bar(ctx)
-    s = session.view_state(ctx, m)
+    s = app.round_bar(ctx)
+    m = s.round
     tr = ctx.trace
     if m == 0:
         st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see the "
@@ -95,11 +94,11 @@ def body(ctx):
         story = leaves.leaf_story(tr, m, leaf)
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            session.chart(session.figure(figures.leaf_loss, tr, m, leaf,
+            app.chart(app.figure(figures.leaf_loss, tr, m, leaf,
                                          uirevision=ctx.key),
                           s, "leaf_loss", key="chart_leaf_loss", live=True)
         with right:
-            session.leaf_picker(ctx, m, leaf, followed)
+            app.leaf_picker(ctx, m, leaf, followed)
             st.markdown(f"**Leaf {leaf} of tree {m}**: {story['n']} training points.")
             st.latex(r"L_R(\gamma) = \sum_{i \in R} L(y_i, F_{" + str(m - 1)
                      + r"}(x_i) + \gamma)")
@@ -121,10 +120,10 @@ def body(ctx):
             st.caption(f"The leaf's recorded value is {fmt(story['value'])} "
                        f"(rule: {s.leafrule if not s.is_hessian else '−G/(H + λ)'}); the "
                        f"update is ν × value = {fmt(story['update'])}.")
-        if tr.is_classifier and tr.loss == "log_loss":
+        if losses.of(tr).pm_form:
             st.markdown("##### The same step in both label conventions")
             forms(story, tr)
-        elif not tr.is_classifier:
+        elif not losses.of(tr).is_classifier:
             st.info("With squared error every hessian is 1: L_R(γ) is exactly its Taylor "
                     "quadratic, so one Newton step Σr / Σh = Σr / n, the mean residual and "
                     "the exact minimiser are the same number. The leaf rules differ only "
@@ -134,4 +133,4 @@ def body(ctx):
     agreement_panel(ctx)
 
 
-session.run_page(body, ctx)
+app.run_page(body, ctx)

@@ -2,16 +2,15 @@
 
 import streamlit as st
 
-from explorer import export
-from explorer.app import session
+from explorer import app, export
 
-ctx = session.page_context("Slides: a storyboard of rounds and an animation of the fit")
+ctx = app.page("Slides: a storyboard of rounds and an animation of the fit")
 
 VIEW_LABELS = {"model": "Model", "residuals": "Residuals", "tree": "Tree regions"}
 
 
 def body(ctx):
-    tr = ctx.trace
+    tr, s = ctx.trace, app.state()
     left, right = st.columns([2, 3], vertical_alignment="bottom")
     with left:
         view = st.radio("View", list(export.VIEWS), format_func=VIEW_LABELS.get,
@@ -24,7 +23,7 @@ def body(ctx):
     try:
         wanted = export.parse_rounds(text)
     except ValueError as error:
-        st.error(session.md_escape(error), icon=":material/error:")
+        st.error(app.md_escape(error), icon=":material/error:")
         return
     # The fit may have fewer rounds than when the list was typed: leave those out, and say so.
     rounds = [m for m in wanted if m <= tr.n_rounds]
@@ -44,8 +43,7 @@ def body(ctx):
     def board():  # for the files, made only when a download is clicked
         return export.storyboard(*args, **options)
 
-    dataset = ("upload-" + ctx.train.name if ctx.state.is_upload
-               else f"{ctx.state.data}{ctx.state.n}")
+    dataset = "upload-" + ctx.train.name if s.is_upload else f"{s.data}{s.n}"
 
     def name(kind, which, ext):
         return export.export_name(dataset, tr.params, kind, which, ext)
@@ -79,7 +77,7 @@ def body(ctx):
     st.caption("If a download fails, the button says so for a few seconds: try again. "
                "The command line writes the same files: `python -m explorer export "
                "--help`.")
-    session.chart(session.figure(export.storyboard, *args, **options), ctx.state,
+    app.chart(app.figure(export.storyboard, *args, **options), s,
                   f"{view}-storyboard")
 
 

@@ -4,11 +4,10 @@ split rules (squared error of the residuals; the second-order gain), the chosen 
 import numpy as np
 import streamlit as st
 
-from explorer import figures
-from explorer.app import session
+from explorer import app, figures, losses
 from explorer.numbers import splits
 
-ctx = session.page_context("Splits: every candidate threshold at a node, under both rules")
+ctx = app.page("Splits: every candidate threshold at a node, under both rules")
 
 
 def node_picker(tree) -> int:
@@ -21,13 +20,13 @@ def node_picker(tree) -> int:
         kind = "leaf" if tree["left"][k] < 0 else "split"
         return f"node {k} ({kind}, depth {int(tree['depth'][k])}, n = {int(tree['n'][k])})"
     st.selectbox("Node of tree m", nodes, key="splits_node", format_func=label,
-                 on_change=session.mark_acted)
+                 on_change=app.mark_acted)
     return int(ss["splits_node"])
 
 
 def body(ctx):
-    m = session.round_bar(ctx)
-    s = session.view_state(ctx, m)
+    s = app.round_bar(ctx)
+    m = s.round
     tr = ctx.trace
     if m == 0:
         st.info("Round 0 has no tree: step to round 1 to scan the splits of tree 1.",
@@ -36,12 +35,12 @@ def body(ctx):
     tree = tr.tree(m)
     node = node_picker(tree)
     scans = splits.scan(tr, m, node)
-    session.chart(session.figure(figures.split_scan, tr, m, node,
+    app.chart(app.figure(figures.split_scan, tr, m, node,
                                  feature_names=ctx.feature_names, uirevision=ctx.key),
                   s, "splits", key="chart_splits", live=True)
     rule = "second-order gain" if s.is_hessian else "squared-error reduction"
     weights = ("their hessian p(1 − p), so the two rules can prefer different thresholds"
-               if tr.is_classifier else "their hessian, which is 1 for squared error: the "
+               if losses.of(tr).is_classifier else "their hessian, which is 1 for squared error: the "
                "two rules differ only by λ, which shrinks the gain of small children")
     st.caption(f"This fit chooses splits by the {rule}. Squared error weighs every sample "
                "alike; the second-order gain ½[G_L²/(H_L + λ) + G_R²/(H_R + λ) − "
@@ -60,4 +59,4 @@ def body(ctx):
     st.dataframe(rows, hide_index=True, width="stretch")
 
 
-session.run_page(body, ctx)
+app.run_page(body, ctx)

@@ -2,42 +2,41 @@
 
 import streamlit as st
 
-from explorer import figures
-from explorer.app import session
+from explorer import app, figures
 from explorer.numbers import summaries
 
-ctx = session.page_context("Tree m: its regions, its leaf values, and the update it makes")
+ctx = app.page("Tree m: its regions, its leaf values, and the update it makes")
 
 
 def body(ctx):
-    m = session.round_bar(ctx)
-    s = session.view_state(ctx, m)
+    s = app.round_bar(ctx)
+    m = s.round
     tr, grid = ctx.trace, ctx.grid
     if m == 0:
         st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see tree 1.",
                 icon=":material/info:")
-        session.f0_block(ctx)
+        app.f0_block(ctx)
         return
     leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample)
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        session.chart(session.figure(
+        app.chart(app.figure(
             figures.tree_regions, tr, m, grid, feature_names=ctx.feature_names,
             classes=ctx.classes, leaf=leaf, sample=s.sample, uirevision=ctx.key), s, "regions",
-            key="chart_regions", on_select=session.select_leaf_from, live=True)
+            key="chart_regions", on_select=app.select_leaf_from, live=True)
     with right:
-        session.leaf_picker(ctx, m, leaf, followed)
-        session.leaf_block(ctx, m, leaf, followed, s.sample)
-    session.chart(session.figure(figures.update_panels, tr, m, grid,
+        app.leaf_picker(ctx, m, leaf, followed)
+        app.leaf_block(ctx, m, leaf, followed, s.sample)
+    app.chart(app.figure(figures.update_panels, tr, m, grid,
                                  feature_names=ctx.feature_names, uirevision=ctx.key),
                   s, "update", live=True)
-    session.chart(session.figure(figures.tree_diagram, tr, m,
+    app.chart(app.figure(figures.tree_diagram, tr, m,
                                  feature_names=ctx.feature_names, leaf=leaf,
                                  uirevision=ctx.key), s, "tree",
-                  key="chart_diagram", on_select=session.select_leaf_from, live=True)
+                  key="chart_diagram", on_select=app.select_leaf_from, live=True)
     with st.expander(f"Every node of tree {m} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names), hide_index=True,
                      width="stretch")
 
 
-session.run_page(body, ctx)
+app.run_page(body, ctx)

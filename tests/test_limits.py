@@ -2,7 +2,7 @@
 
 from test_app import assert_clean, new_app  # noqa: F401  (fixtures via conftest)
 
-from explorer.app.session import MAX_POINT_ROUNDS
+from explorer.app import MAX_POINT_ROUNDS
 
 
 def test_too_many_point_rounds_gives_a_message_and_no_fit(warm_engine):

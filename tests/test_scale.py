@@ -142,10 +142,10 @@ def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
     """The figure cache: a second session at the same view, fit and round gets the first
     session's figures without drawing them; another round, another selected sample or
     presenter mode draws its own (every input of a figure is in its key)."""
-    from explorer.app import figure_cache, session
+    from explorer.app import component, figure_cache
     from test_app import assert_clean, chart_payloads, open_page
 
-    cache = session._figures()
+    cache = component._figures()
     cache.clear()
     drawn = []
     build = figure_cache.build

@@ -1,0 +1,68 @@
+// The explorer's chart: one plotly.js graph per key, kept mounted and updated in place.
+//
+// st.plotly_chart gives a chart a new identity whenever its figure changes, so every
+// step of the round would tear down and rebuild each chart (WebGL contexts included).
+// This component keeps one graph per key and updates it with Plotly.react; clicks come
+// back as a trigger value. plotly.js is the copy that ships with the plotly package,
+// served from the app's static folder (explorer/app/component.py copies it there).
+
+function loadPlotly(url) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__explorerPlotly) {
+    window.__explorerPlotly = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = url;
+      script.async = true;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => reject(new Error("plotly.js did not load from " + url));
+      document.head.appendChild(script);
+    });
+  }
+  return window.__explorerPlotly;
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  if (data.preload) {  // drawn early in the sidebar: start fetching plotly.js at once
+    loadPlotly(data.preload).catch(() => {});
+    return;
+  }
+  let gd = parentElement.querySelector(".explorer-chart");
+  if (!gd) {
+    gd = document.createElement("div");
+    gd.className = "explorer-chart";
+    gd.style.width = "100%";
+    parentElement.appendChild(gd);
+  }
+  gd.__trigger = setTriggerValue;
+  gd.setAttribute("data-view", data.view);
+  const figure = JSON.parse(data.figure);
+  gd.style.minHeight = (figure.layout.height || 450) + "px";
+  // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
+  // keep the first config and only update the image file name, which names the round.
+  if (!gd.__config) gd.__config = data.config;
+  const imageOptions = data.config.toImageButtonOptions;
+  loadPlotly(data.plotly).then((Plotly) =>
+    Plotly.react(gd, figure.data, figure.layout, gd.__config).then(() => {
+      if (gd._context && gd._context.toImageButtonOptions) {
+        // the file name names the round; the size and format follow the figure and the
+        // sidebar's choice. Update the options object in place: a new object would
+        // differ from the config react is given, and plotly.js would rebuild the graph
+        // (WebGL contexts and all) at every step.
+        Object.assign(gd._context.toImageButtonOptions, imageOptions);
+      }
+      if (gd.__bound) return;
+      gd.__bound = true;
+      gd.on("plotly_click", (event) => {
+        const points = (event.points || []).map((p) => ({
+          x: p.x, y: p.y, curve: p.curveNumber, index: p.pointIndex,
+          customdata: p.customdata === undefined ? null
+            : (ArrayBuffer.isView(p.customdata) ? Array.from(p.customdata) : p.customdata),
+        }));
+        gd.__trigger("click", points);
+      });
+    })
+  ).catch((error) => {
+    gd.textContent = String(error);
+  });
+}

@@ -1,0 +1,151 @@
+"""Charts on the page: figures drawn once for every session (the figure cache), and
+the chart component that keeps each plotly.js graph mounted and updates it in place.
+
+The component's JavaScript is ``component.js`` beside this file; plotly.js is the copy that
+ships with the plotly package, copied into the app's static folder on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import streamlit as st
+
+from ..state import State
+from . import store
+from .controls import IMAGE_WIDTH
+from .figure_cache import Drawn, FigureCache
+
+_JS = Path(__file__).with_name("component.js")
+_STATIC = Path(__file__).resolve().parents[2] / "static"  # served by Streamlit (config.toml)
+
+
+@st.cache_resource(show_spinner=False)
+def _figures() -> FigureCache:
+    """The server's one figure cache (32 MB of JSON at most)."""
+    return FigureCache()
+
+
+def figure(draw, *args, **kwargs) -> Drawn:
+    """``draw(*args, **kwargs)`` (a pure figure function), drawn once for every session
+    that asks for the same call, in presenter mode when this session presents."""
+    return _figures().draw(draw, args, kwargs, store.peek().present)
+
+
+_WIDE_VIEWS = ("update", "tree", "curves")  # full-width charts: laid out wider in a file
+
+
+def chart_config(state: State, view: str, *, fmt: str = "png",
+                 size: tuple[int | None, int | None] = (None, None)) -> dict:
+    """The plotly config of a chart: its toolbar camera downloads the chart laid out at
+    a fixed size (``size``, else a width for the view and the figure's height) and
+    scaled to :data:`IMAGE_WIDTH` pixels, as PNG or SVG, named after the data, the
+    parameters, the view and the round."""
+    width, height = size
+    width = int(width or (1440 if view in _WIDE_VIEWS else 960))
+    height = int(height or 560)
+    return {
+        "displaylogo": False,
+        "responsive": True,
+        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+        "toImageButtonOptions": {"format": "svg" if str(fmt).lower() == "svg" else "png",
+                                 "width": width, "height": height,
+                                 "scale": IMAGE_WIDTH / width,
+                                 "filename": f"boosting_{view}_{state.slug()}"},
+    }
+
+
+_plot_component = None
+
+
+@st.cache_resource(show_spinner=False)
+def _plotly_url() -> str | None:
+    """Copy plotly.js (from the plotly package) into the app's static folder once;
+    its URL, or None when static serving is off (then st.plotly_chart is used)."""
+    if not st.get_option("server.enableStaticServing"):
+        return None
+    import plotly
+    from plotly.offline import get_plotlyjs_version
+
+    source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    static = _STATIC
+    name = f"plotly-{get_plotlyjs_version()}.min.js"
+    target = static / name
+    try:
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
+            static.mkdir(exist_ok=True)
+            ignore = static / ".gitignore"  # a copy made at run time: keep it out of git
+            if not ignore.exists():
+                ignore.write_text("# made by explorer/app/component.py at run time\n*\n")
+            partial = static / f".{name}.{os.getpid()}.part"
+            shutil.copyfile(source, partial)
+            os.replace(partial, target)
+    except OSError:
+        return None
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return "/" + (base + "/" if base else "") + "app/static/" + name
+
+
+def _component():
+    global _plot_component
+    if _plot_component is None:
+        _plot_component = st.components.v2.component(
+            "explorer_chart", js=_JS.read_text(encoding="utf-8"), isolate_styles=False)
+    return _plot_component
+
+
+def preload() -> None:
+    """Start loading plotly.js in the browser while the server is still fitting."""
+    url = _plotly_url()
+    if url is not None:
+        with st.sidebar:
+            _component()(key="plotly_preload", data={"preload": url}, height=1)
+
+
+def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_select=None,
+          live: bool = False) -> None:
+    """Draw a figure made by :func:`figure`; on_select(key, points) is called when the
+    user clicks a point.
+
+    live=True for charts redrawn at every step of the round: they stay mounted and are
+    updated in place (see component.js). Otherwise, and when the app's static folder is not
+    served, Streamlit's st.plotly_chart draws the figure.
+    """
+    key = key or f"chart_{view}"
+    config = chart_config(state, view, fmt=st.session_state.get("imgfmt", "PNG"),
+                          size=(drawn.width, drawn.height))
+    url = _plotly_url() if live else None
+    if url is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
+        fig = json.loads(drawn.json)
+        kwargs = dict(config=config, theme=None, width="stretch", key=key)
+        if on_select is not None:
+            def picked():
+                on_select(key, _points(key))
+            st.plotly_chart(fig, on_select=picked, selection_mode="points", **kwargs)
+        else:
+            st.plotly_chart(fig, **kwargs)
+        return
+    def clicked():
+        value = st.session_state.get(key)
+        points = []
+        try:
+            points = list(value["click"] or [])
+        except (KeyError, TypeError):
+            points = []
+        if on_select is not None and points:
+            on_select(key, points)
+    _component()(key=key, data={"figure": drawn.json, "config": config, "plotly": url,
+                                "view": view},
+                 on_click_change=clicked)
+
+
+def _points(key: str) -> list[dict]:
+    event = st.session_state.get(key)
+    try:
+        return list(event["selection"]["points"])
+    except (KeyError, TypeError):
+        return []
+

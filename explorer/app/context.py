@@ -1,0 +1,206 @@
+"""One run's data and fit: the sidebar, the cached shared fits and grids, the page header.
+
+``app.py`` calls :func:`setup` once per run (sidebar controls, data, fit); each page
+calls :func:`page` for its header and the context. A fit is computed once per data +
+parameters and shared by every session (``st.cache_resource``, bounded); so is its grid.
+Uploads' fits are cached per session only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from .. import data as datamod, fit
+from ..numbers import summaries
+from ..numbers.grid import Grid, make_grid
+from ..state import State
+from . import component, controls, store
+from .figure_cache import name as name_shared
+
+# A session keeps its fit (about 11 bytes a point-round, plus its grid and figures); 30
+# sessions each fitting this much measured 1.11 GB on the server (load.py --heavy 1000x500).
+MAX_POINT_ROUNDS = 500_000
+
+_CTX = "_ctx"
+_ROUTED = "_routed"
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """The data and the fit the pages show (the State of the run comes with the round)."""
+
+    trace: object
+    grid: Grid
+    train: datamod.Dataset
+    valid: datamod.Dataset | None
+    upload: bool  # the data is the user's file
+    key: str  # identifies data + parameters: uirevision of the charts, cache key
+    data_key: str = ""  # identifies the data alone
+
+    @property
+    def feature_names(self):
+        return self.train.feature_names
+
+    @property
+    def classes(self):
+        return self.train.classes or ("0", "1")
+
+    @property
+    def target_name(self) -> str:
+        return self.train.target_name
+
+    @property
+    def names(self) -> dict:
+        """The names a figure's labels take: features, classes and target."""
+        return dict(feature_names=self.feature_names, classes=self.classes,
+                    target_name=self.target_name)
+
+    @property
+    def data_label(self) -> str:
+        """A plain-text description of the data (may contain upload text: escape for markdown)."""
+        valid = f", {len(self.valid.y)} held out" if self.valid is not None else ""
+        name = "upload " + self.train.name if self.upload else self.train.name
+        return f"{name}: {len(self.train.y)} training points{valid}"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
+
+
+def md_escape(text) -> str:
+    """Text made inert for Streamlit markdown: every ASCII punctuation mark backslash-escaped.
+
+    Upload text (file, column and class names, and the DataError messages that quote
+    them) goes through this before any st.markdown / st.error / st.caption.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+# --- caches ----------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner="Compiling the boosting engine (first start of the server "
+                                "only; this takes a few seconds)…")
+def _warm() -> bool:
+    summaries.warm_up()
+    return True
+
+
+def _fit(_train, _valid, params: dict):
+    Xv = None if _valid is None else _valid.X
+    yv = None if _valid is None else _valid.y
+    return fit(_train.X, _train.y, X_valid=Xv, y_valid=yv, **params)
+
+
+@st.cache_resource(max_entries=12, show_spinner="Fitting the trees…")
+def _fitted(data_key: str, params_key: tuple, _train, _valid, _params: dict):
+    return _fit(_train, _valid, _params)
+
+
+@st.cache_resource(max_entries=2, scope="session", show_spinner="Fitting the trees…")
+def _fitted_upload(data_key: str, params_key: tuple, _train, _valid, _params: dict):
+    return _fit(_train, _valid, _params)
+
+
+@st.cache_resource(max_entries=12, show_spinner=False)
+def _grid(fit_key: str, _trace) -> Grid:
+    return make_grid(_trace)
+
+
+@st.cache_resource(max_entries=2, scope="session", show_spinner=False)
+def _grid_upload(fit_key: str, _trace) -> Grid:
+    return make_grid(_trace)
+
+
+def _fitted_with_grid(state: State, data_key: str, train, valid):
+    """(trace, grid, key) of ``state``'s fit parameters on this data, from the caches."""
+    params = state.fit_params()
+    params_key = tuple(sorted(params.items()))
+    cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
+                               else (_fitted, _grid))
+    key = f"{data_key}|{params_key}"
+    trace = name_shared(cached_fit(data_key, params_key, train, valid, params), key)
+    return trace, name_shared(cached_grid(key, trace), key + "|grid"), key
+
+
+# --- one run ---------------------------------------------------------------------------
+
+
+def setup() -> None:
+    """Draw the sidebar, make the data and the fit, and keep them for the page."""
+    component.preload()
+    _warm()
+    state = store.current()
+    got = controls.data(state)
+    controls.fit(state)
+    controls.presenting(state)
+    st.sidebar.caption("Every setting is in the page's address: copy the link to share "
+                       "this exact view.")
+    st.session_state[_ROUTED] = True
+    st.session_state[_CTX] = (None, got) if isinstance(got, str) else _context(state, *got)
+
+
+def _context(state: State, train, held, data_key: str):
+    """(context, None), or (None, the message that says why there is none)."""
+    if len(train.y) * state.rounds > MAX_POINT_ROUNDS:
+        return None, (f"{len(train.y):,} training points × {state.rounds} rounds is more than "
+                      f"this server fits for one setting ({MAX_POINT_ROUNDS:,} point-rounds): "
+                      "lower the number of points or the rounds.")
+    try:
+        trace, grid, key = _fitted_with_grid(state, data_key, train, held)
+    except ValueError as error:
+        return None, f"These settings cannot be fitted: {error}"
+    return Context(trace, grid, train, held, state.is_upload, key, data_key), None
+
+
+def variant(ctx: Context, state: State, flip: float = 0.0):
+    """Another setting's fit of the page's data, cached like the main fit (Compare page).
+
+    ``flip`` flips that share of the training labels first. Returns (trace, grid, key);
+    raises ValueError (DataError, DivergedError) when the setting cannot be fitted.
+    """
+    train = datamod.flip_labels(ctx.train, flip, seed=state.dseed) if flip else ctx.train
+    data_key = f"{ctx.data_key}|flip{flip:g}" if flip else ctx.data_key
+    return _fitted_with_grid(state, data_key, train, ctx.valid)
+
+
+def _ensure_routed() -> None:
+    """Make sure this run went through app.py's router.
+
+    Streamlit remembers, per process, whether the app folder has a ``pages/``
+    directory, and until the first run has called ``st.navigation`` it serves
+    ``/<page>`` by running ``pages/<page>.py`` directly (the legacy multipage
+    mode), skipping app.py: the first visitor of a fresh server who opens a
+    shared link would get a page with no sidebar and no data. (AppTest resets
+    that memory before every run.) Switch the legacy mode off and rerun; the
+    rerun goes through app.py to the same page.
+    """
+    if PagesManager.uses_pages_directory or not st.session_state.get(_ROUTED):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def page(title: str) -> Context:
+    """Guard the router, print the page header, return the context (or stop with a message)."""
+    _ensure_routed()
+    ctx, error = st.session_state.get(_CTX, (None, None))
+    if ctx is None:
+        st.subheader(title)
+        if error:
+            st.error(md_escape(error), icon=":material/error:")
+        st.stop()
+    s = store.current()
+    sub = f", subsample {s.subsample:g}" if s.subsample < 1 else ""
+    st.markdown(f"#### {title}")
+    if s.is_hessian:
+        rule = (f"second-order trees (λ = {s.lam:g}, γ = {s.gamma:g}, "
+                f"min child weight {s.mcw:g})")
+    else:
+        limit = f"≤ {s.leaves} leaves, " if s.leaves else ""
+        rule = f"{limit}min {s.minleaf} per leaf{sub}, {s.leafrule} leaves"
+    st.caption(f"{md_escape(ctx.data_label)} · {s.loss_name}, M = {s.rounds}, ν = {s.lr:g}, "
+               f"depth ≤ {s.depth}, {rule}, seed {s.seed}")
+    return ctx

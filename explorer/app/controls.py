@@ -1,0 +1,190 @@
+"""The sidebar: one widget per field of :data:`explorer.state.FIELDS`, drawn from the
+field's declaration and showing the State's value; the upload's columns; presenter mode.
+
+A widget's key is its field's URL key, so :func:`explorer.app.store.current` can fold
+what the user set back into the State.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+from .. import data as datamod
+from ..state import BY_KEY, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
+from ..upload import read_table, to_dataset
+from . import store
+
+MAX_UPLOAD_MB = 5
+IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
+IMAGE_FORMATS = ("PNG", "SVG")
+_NO_FEATURE = "(none: one input)"
+
+
+def field(key: str, state: State, container=st, disabled: bool = False, on_change=None,
+          options=None, format_func=str):
+    """Draw the widget of one field, showing its value in ``state`` (a select box offers
+    ``options``, by default all the field's choices)."""
+    f = BY_KEY[key]
+    store.seed(key, getattr(state, key))
+    common = dict(key=key, help=f.help, disabled=disabled, on_change=on_change)
+    if key in ("split", "leafrule", "data", "pair"):
+        # plain names: they are also what the URL says
+        return container.selectbox(f.label, options or f.choices, format_func=format_func,
+                                   **common)
+    if key == "task":
+        return container.radio(f.label, TASKS, horizontal=True, **common)
+    if key == "loss":
+        return container.radio(f.label, LOSSES, horizontal=True, **common)
+    if key == "leaves":
+        return container.select_slider(f.label, LEAF_CHOICES, **common)
+    if key in ("dseed", "seed"):
+        return container.number_input(f.label, int(f.low), int(f.high), step=int(f.step),
+                                      **common)
+    if f.kind is bool:
+        return container.toggle(f.label, **common)
+    if f.kind is int:
+        return container.slider(f.label, int(f.low), int(f.high), step=int(f.step), **common)
+    return container.slider(f.label, float(f.low), float(f.high), step=float(f.step), **common)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _toy(name: str, n: int, noise: float, balance: float, dseed: int, valid: float):
+    ds = datamod.make_toy(name, n=n, noise=noise, balance=balance, seed=dseed)
+    train, held = datamod.split(ds, valid, dseed)
+    return train, held, datamod.dataset_hash(train) + (datamod.dataset_hash(held) if held else "")
+
+
+@st.cache_data(max_entries=4, scope="session", show_spinner="Reading the file…")
+def _read_upload(digest: str, _raw: bytes, name: str):
+    class _Named:  # read_table takes the file name from the object
+        def __init__(self, raw, name):
+            self._raw, self.name = raw, name
+
+        def read(self, k=-1):
+            return self._raw if k < 0 else self._raw[:k]
+    return read_table(_Named(_raw, name), max_bytes=MAX_UPLOAD_MB * 2**20)
+
+
+def data(state: State) -> tuple[object, object, str] | str:
+    """Data controls; returns (train, valid, data key) or an error message."""
+    side = st.sidebar
+    side.header("Data")
+    field("data", state, side)
+    if state.data != UPLOAD:
+        # one list holds both tasks' sets: the set decides the task, said under it
+        side.caption("Regression: predict the number y from x (squared error)."
+                     if state.data in TOY_SETS["regression"] else "Classification: two classes.")
+        for key in ("n", "noise", "balance"):
+            field(key, state, side, disabled=key == "balance" and state.is_regression)
+        _seed_and_share(state)
+        try:
+            return _toy(state.data, state.n, state.noise, state.balance, state.dseed,
+                        state.valid)
+        except (datamod.DataError, ValueError) as error:
+            return str(error)
+    field("task", state, side)
+    upload = side.file_uploader(
+        f"CSV file (at most {MAX_UPLOAD_MB} MB)", type=["csv", "txt", "tsv"], key="upload_file",
+        help="A header row, then one row per point; comma, semicolon or tab separated. "
+             "Choose two numeric feature columns (one is enough for a regression) and a "
+             "label column: two classes, or the numbers to predict.")
+    _seed_and_share(state)
+    if upload is None:
+        return ("Upload a CSV file in the sidebar (a header row, then one row per point), "
+                "or choose a toy dataset.")
+    raw = upload.getvalue()
+    try:
+        table = _read_upload(hashlib.sha1(raw).hexdigest(), raw, upload.name)
+    except datamod.DataError as error:
+        return str(error)
+    chosen, label = _columns(table, state.is_regression)
+    try:
+        ds = to_dataset(table, chosen, label, task=state.task)
+        train, held = datamod.split(ds, state.valid, state.dseed)
+    except (datamod.DataError, ValueError) as error:
+        return str(error)
+    return train, held, "upload:" + datamod.dataset_hash(train) + (
+        datamod.dataset_hash(held) if held is not None else "")
+
+
+def _seed_and_share(state: State) -> None:
+    c1, c2 = st.sidebar.columns(2)
+    with c1:
+        field("dseed", state)
+    with c2:
+        field("valid", state)
+
+
+def _columns(table, regression: bool) -> tuple[list[str], str]:
+    """The upload's feature and label columns, as chosen (first numeric ones by default)."""
+    ss = st.session_state
+    columns = list(table.columns)
+    numeric = list(table.numeric_columns)
+    default_label = columns[-1]
+    features = [c for c in numeric if c != default_label][:2] or columns[:2]
+    second = (numeric or columns) + ([_NO_FEATURE] if regression else [])
+    choices = {"up_x": (numeric or columns, features[0] if features else columns[0]),
+               "up_y": (second, features[1] if len(features) > 1 else second[-1]),
+               "up_label": (columns, default_label)}
+    for key, (options, default) in choices.items():
+        if ss.get(key) not in options:
+            ss[key] = default
+    st.sidebar.selectbox("Feature on the x axis", choices["up_x"][0], key="up_x")
+    st.sidebar.selectbox("Feature on the y axis", second, key="up_y")
+    st.sidebar.selectbox("Target (numbers)" if regression else "Label (two classes)", columns,
+                         key="up_label")
+    return [ss["up_x"]] + ([] if ss["up_y"] == _NO_FEATURE else [ss["up_y"]]), ss["up_label"]
+
+
+def fit(state: State) -> None:
+    side = st.sidebar
+    side.header("Boosting")
+    if state.is_regression:
+        side.markdown("Loss: squared error ½(y − F)²")
+    else:
+        field("loss", state, side)
+    for key in ("rounds", "lr", "depth"):
+        field(key, state, side)
+    # second-order trees here are xgboost's for the log-loss
+    field("split", state, side, disabled=state.is_regression)
+    # Second-order (xgboost exact) trees have no leaf limit, subsample, minimum leaf
+    # size or leaf rule: those controls are disabled (and ignored by State.fit_params).
+    for key in ("leafrule", "leaves", "minleaf", "subsample"):
+        field(key, state, side, disabled=state.is_hessian)
+    if state.is_hessian:
+        for key in ("lam", "gamma", "mcw"):
+            field(key, state, side)
+        side.caption("Second-order trees: log-loss only; the leaf rule, leaf limit, "
+                     "minimum leaf size and subsample do not apply.")
+    field("seed", state, side)
+
+
+# Presenter mode hides the controls with CSS rather than not drawing them: the upload and
+# its column choices live in widgets, which lose their values when not drawn.
+_PRESENT_CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"], .st-key-showvalid, .st-key-_w_leaf,
+.st-key-_w_sample { display: none !important; }
+.block-container { max-width: 100%; }
+.block-container h4 { font-size: 2rem; }
+.st-key-round_label p { font-size: 1.35rem; }
+</style>"""
+
+
+def presenting(state: State) -> None:
+    """The presenter-mode toggle and the toolbar image format; when presenting, hide the
+    controls and show a small exit button instead."""
+    st.sidebar.header("Presenting")
+    field("present", state, st.sidebar)
+    st.sidebar.radio("Chart toolbar downloads", IMAGE_FORMATS, key="imgfmt",
+                     horizontal=True,
+                     help=f"The camera in each chart's toolbar saves it as a PNG "
+                          f"{IMAGE_WIDTH} px wide or as an SVG (vector) image.")
+    if state.present:
+        st.html(_PRESENT_CSS)
+        st.button("Exit presenter mode", key="present_exit",
+                  on_click=lambda: store.update(present=False),
+                  icon=":material/close_fullscreen:", type="tertiary",
+                  help="Show the controls again (or remove present=true from the address).")

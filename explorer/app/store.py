@@ -1,0 +1,63 @@
+"""The session's one State: read from the link once, kept in the session, written back to
+the link after every change. Nothing else reads or writes the URL.
+
+A widget of a field (:mod:`.controls`) carries the field's URL key as its own key;
+:func:`current` folds what the widgets hold into the State at the start of every run,
+so a widget that is not drawn on this page (the Compare pair, the round on the Slides
+page) loses nothing: its value lives in the State. Callbacks that change the state
+from a chart click or a button go through :func:`update`, which keeps the widgets and
+the State in step.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..state import KEYS, State
+
+_STATE = "_state"
+
+
+def current() -> State:
+    """The State of this run: the link on a session's first run, then the session's own,
+    with whatever the user has just set in a widget; written to the URL."""
+    ss = st.session_state
+    state = ss.get(_STATE)
+    if state is None:
+        state = State.from_query(st.query_params)
+    moved = {key: ss[key] for key in KEYS if key in ss and ss[key] != getattr(state, key)}
+    if moved:
+        state = state.changed(**moved)
+    return save(state)
+
+
+def peek() -> State:
+    """The session's State as the last :func:`current` or :func:`save` left it."""
+    return st.session_state.get(_STATE) or current()
+
+
+def save(state: State) -> State:
+    """Keep ``state`` as the session's and name it in the URL."""
+    st.session_state[_STATE] = state
+    state.write_query(st.query_params)
+    return state
+
+
+def update(**values) -> State:
+    """From a callback: set fields (and the widgets that show them) before the next run."""
+    ss = st.session_state
+    state = (ss.get(_STATE) or State.from_query(st.query_params)).changed(**values)
+    for key in values:
+        if key in ss:  # a widget of this field: it would fold its old value back in
+            ss[key] = getattr(state, key)
+    ss[_STATE] = state
+    return state
+
+
+def seed(key: str, value) -> None:
+    """Before a field's widget is drawn: let it show the State's value.
+
+    Always set, even when the key already reads that value: on another page the widget
+    is a new one, which would start from its default instead.
+    """
+    st.session_state[key] = value

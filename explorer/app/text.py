@@ -1,0 +1,160 @@
+"""Blocks of text and numbers on the pages: metrics, f0, a leaf's value, a sample's
+update and ledger. Layout only: the numbers come from :mod:`explorer.numbers`, and the
+formulas from the loss that was fitted (:func:`explorer.losses.of`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from .. import losses
+from ..numbers import summaries
+from ..text import number as fmt
+from .context import md_escape
+
+
+def metrics_row(ctx, m: int) -> None:
+    """Loss and accuracy at round m, with the change from round m - 1."""
+    now = summaries.round_metrics(ctx.trace, m)
+    before = summaries.round_metrics(ctx.trace, max(m - 1, 0))
+    items = [("Train loss", "train_loss", "inverse", "{:.4f}"),
+             ("Validation loss", "valid_loss", "inverse", "{:.4f}"),
+             ("Train accuracy", "train_accuracy", "normal", "{:.1%}"),
+             ("Validation accuracy", "valid_accuracy", "normal", "{:.1%}")]
+    if not losses.of(ctx.trace).is_classifier:  # a regression has a loss, no accuracy
+        items = items[:2]
+    cols = st.columns(len(items))
+    for col, (label, key, color, form) in zip(cols, items):
+        if now[key] is None:
+            col.metric(label, "–", help="No validation set (validation share 0).")
+            continue
+        delta = None if m == 0 else now[key] - before[key]
+        shown = None
+        if delta is not None:
+            shown = f"{delta:+.4f}" if "loss" in key else f"{delta:+.1%}"
+        col.metric(label, form.format(now[key]), shown, delta_color=color)
+
+
+def f0_block(ctx) -> None:
+    """View 6: f0 with its numbers, as the loss writes it (for the log-losses also from the
+    +-1 labels; a regression's: the mean target)."""
+    f = summaries.f0_summary(ctx.trace)
+    loss = losses.of(ctx.trace)
+    for line in loss.f0_tex(f):
+        st.latex(line)
+    engine = f"The engine's f₀ = {fmt(f['f0'], 12)}"
+    if not loss.is_classifier:
+        st.caption(f"{loss.f0_note(f)} {engine}.")
+        return
+    names = ctx.classes
+    gap = abs(f["from_counts"] - f["from_pm"])
+    st.caption(f"N₊ = {f['n_pos']} training points of class {md_escape(names[1])}, "
+               f"N₋ = {f['n_neg']} of class {md_escape(names[0])}. {engine}; the two forms "
+               f"differ by {gap:.1e}. {loss.f0_note(f)}")
+
+
+def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int) -> None:
+    """View 3 (text): how the selected leaf's value is made, with its numbers, times nu."""
+    tr = ctx.trace
+    loss = losses.of(tr)
+    L = summaries.leaf_summary(tr, m, leaf)
+    f = summaries.leaf_formula(tr, m, leaf)
+    who = f"the leaf of sample #{sample}" if followed else "the chosen leaf"
+    st.markdown(f"**Leaf {leaf} of tree {m}** ({who}): {L['n']} training points fitted it.")
+    R = r"i \in R_{" + str(leaf) + "}"
+    F = r"F_{" + str(m - 1) + "}(x_i)"
+    if f["denominator"] is None:
+        # a rule without a closed form here (exact minimiser, line search)
+        st.latex(r"\gamma = " + fmt(f["value"]))
+        st.caption(f"Leaf rule: {f['rule'].replace('_', ' ')}. For comparison, the Newton "
+                   f"step Σr / Σh would be {fmt(f['sum_r'])} / {fmt(f['sum_h'])} = "
+                   f"{fmt(f['sum_r'] / f['sum_h'] if f['sum_h'] else 0.0)}.")
+    else:
+        numbers = (r" = \frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"]) + "} = "
+                   + fmt(f["value"]))
+        if f["rule"] == "second_order":
+            st.latex(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{" + R
+                     + r"} h_i + \lambda}" + numbers)
+            st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
+                       f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
+        elif f["rule"] == "mean" and loss.is_classifier:
+            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i" + numbers)
+            st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
+        else:
+            st.latex(loss.leaf_tex(R, F) + numbers)
+            st.caption(loss.leaf_note(m))
+    st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
+             + fmt(L["step"]))
+    st.caption(f"Every point of the leaf moves by ν·γ: "
+               f"F_{m}(x) = F_{m - 1}(x) + {fmt(L['step'])}.")
+    if L["floored"]:
+        st.warning("The hessian sum of this leaf is below the floor (1e-150 per point): "
+                   "the engine takes no step (γ = 0), as scikit-learn does.",
+                   icon=":material/warning:")
+    members = L["members"]
+    if len(members):
+        with st.expander(f"The {len(members)} points of leaf {leaf} and their sums"):
+            r = tr.residual(m - 1)[members]
+            h = tr.hessian(m - 1)[members]
+            before = (tr.proba(m - 1) if loss.is_classifier else tr.raw[m - 1])[members]
+            rows = {"sample": members, "y": tr.y[members],
+                    f"{'p' if loss.is_classifier else 'F'} at round {m - 1}": before,
+                    "r": r, "h": h}
+            st.dataframe(rows, hide_index=True, width="stretch", height=240)
+            st.caption(f"Σ r = {fmt(r.sum())}, Σ h = {fmt(h.sum())}: the numbers above.")
+
+
+def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
+    """Sample i at round m: its label and the update F_m = F_(m-1) + nu gamma."""
+    tr = ctx.trace
+    loss = losses.of(tr)
+    where = ", ".join(f"{md_escape(name)} = {fmt(v, 4)}"
+                      for name, v in zip(ctx.feature_names, ledger["x"]))
+    if loss.is_classifier:
+        y = int(ledger["y"])
+        st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(ctx.classes[y])})")
+    else:
+        st.caption(f"Sample #{i}: {where}, target {md_escape(ctx.target_name)} = "
+                   f"{fmt(ledger['y'])}")
+    if loss.is_classifier:
+        after = r"p_{" + str(m) + "} = " + loss.p_tex(m) + " = " + fmt(ledger["p"][m])
+    else:  # a regression's F is the prediction itself: what is left is the residual
+        after = r"y - F_{" + str(m) + "} = " + fmt(ledger["y"] - ledger["F"][m])
+    if m == 0:
+        st.latex(r"F_0 = f_0 = " + fmt(ledger["F"][0]) + r",\qquad " + after)
+        return
+    leaf = int(ledger["leaf"][m])
+    bag = ""
+    if ledger["in_bag"] is not None:
+        bag = (r"\ \text{(in the subsample)}" if ledger["in_bag"][m]
+               else r"\ \text{(not in the subsample)}")
+    st.latex(r"\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
+             + r",\quad r_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
+             + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
+    st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
+             + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "
+             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]))
+    st.latex(after)
+
+
+def ledger_table(ctx, ledger: dict, m: int) -> None:
+    """View 8: the sample's F, p, residual, leaf and update at every round."""
+    rows = {
+        "round m": ledger["round"],
+        "now": np.where(ledger["round"] == m, "◀", ""),
+        "leaf in tree m": ledger["leaf"],
+        "r fitted by tree m": ledger["residual"],
+        "leaf value γ": ledger["gamma"],
+        "update ν·γ": ledger["update"],
+        "F_m": ledger["F"],
+    }
+    if ledger["p"] is not None:
+        rows["p_m"] = ledger["p"]
+    if ledger["in_bag"] is not None:
+        rows["in subsample"] = ledger["in_bag"]
+    st.dataframe(rows, hide_index=True, width="stretch", height=320)
+    st.caption("Round 0 has no tree (leaf −1): F₀ = f₀. From round 1, F_m = F_(m−1) + ν·γ, "
+               "where r is the residual at F_(m−1) and γ the value of the leaf the sample "
+               "falls in.")
+
