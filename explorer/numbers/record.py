@@ -1,0 +1,54 @@
+"""A fit's per-round record for the browser: sent once per fit, as bytes.
+
+The browser steps through rounds on its own (``explorer/app/record.js``): from the trees
+as flat node arrays, f0 and nu it adds up F_m on the grid and at the points with the
+engine's own arithmetic (float64 adds tree after tree; float32 comparisons of
+float32(x) <= threshold; xgboost's float32 steps for second-order trees), so what it
+draws at round m is what the engine computed.
+
+Layout: a little-endian uint32 n, n bytes of UTF-8 JSON (the scalars, and for each array
+its dtype, byte offset and length), then the arrays, each starting at a multiple of 8.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+# dtype names as JavaScript's typed arrays call them
+_JS = {np.dtype("<f8"): "float64", np.dtype("<f4"): "float32", np.dtype("<i4"): "int32",
+       np.dtype("i1"): "int8"}
+
+
+def encode(trace, grid) -> bytes:
+    """The record of ``trace`` and the plane ``grid`` it is drawn on."""
+    nodes = trace.nodes
+    arrays = {
+        "feature": nodes["feature"].astype("<i4"),
+        "threshold": nodes["threshold"].astype("<f8"),
+        "left": nodes["left"].astype("<i4"),
+        "right": nodes["right"].astype("<i4"),
+        "value": nodes["value"].astype("<f8"),
+        "offsets": np.asarray(trace.offsets[:trace.n_rounds + 1]).astype("<i4"),
+        "X": np.asarray(trace.X, dtype=np.float64).astype("<f4"),  # as the trees compare it
+        "y": np.asarray(trace.y, dtype="<f8"),
+        "xs": np.asarray(grid.xs, dtype="<f8"),
+        "ys": np.asarray(grid.ys if grid.ys is not None else [0.0], dtype="<f8"),
+    }
+    header = dict(f0=float(trace.f0), nu=float(trace.learning_rate), rounds=trace.n_rounds,
+                  single=bool(trace.second_order), n=int(len(trace.y)),
+                  features=int(trace.X.shape[1]), line=grid.is_line, arrays={})
+    offset = 0
+    for name, a in arrays.items():
+        header["arrays"][name] = [_JS[a.dtype], offset, int(a.size)]
+        offset += -(-a.nbytes // 8) * 8
+    head = json.dumps(header).encode("utf-8")
+    start = -(-(4 + len(head)) // 8) * 8
+    out = bytearray(start + offset)
+    out[:4] = np.uint32(len(head)).tobytes()
+    out[4:4 + len(head)] = head
+    for name, a in arrays.items():
+        at = start + header["arrays"][name][1]
+        out[at:at + a.nbytes] = a.tobytes()
+    return bytes(out)
