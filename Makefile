@@ -51,7 +51,7 @@ quick: $(VENV)/.dev
 	$(PY) -m pytest -q -m "not browser"
 
 bench: $(VENV)/.dev
-	$(PY) benchmarks/bench_fit.py
+	$(PY) -m benchmarks.bench_fit
 
 load: $(VENV)/.dev
-	$(PY) benchmarks/load.py
+	$(PY) -m benchmarks.load
