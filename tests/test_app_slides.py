@@ -61,6 +61,7 @@ def slides_app(tmp_path, warm_engine):
     return at
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_slides_page_downloads_return_the_files(slides_app, deferred):
     at = slides_app
     assert_clean(at)
@@ -81,6 +82,7 @@ def test_slides_page_downloads_return_the_files(slides_app, deferred):
     assert html.count('"name":"') >= 21  # rounds 0..20
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_slides_page_follows_the_view_and_rounds(slides_app, deferred):
     at = slides_app
     at.radio(key="slides_view").set_value("tree").run()

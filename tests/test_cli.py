@@ -37,6 +37,7 @@ def cli_files(tmp_path_factory):
     return out, done
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_cli_writes_each_round_the_storyboard_and_the_animation(cli_files):
     out, _ = cli_files
     files = sorted(p.name for p in out.iterdir())
@@ -48,6 +49,7 @@ def test_cli_writes_each_round_the_storyboard_and_the_animation(cli_files):
     assert files == sorted(expected)
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_cli_pngs_are_at_least_1920_wide(cli_files):
     out, _ = cli_files
     pngs = list(out.glob("*.png"))
@@ -58,6 +60,7 @@ def test_cli_pngs_are_at_least_1920_wide(cli_files):
         assert path.stat().st_size > 20_000  # a real picture, not an empty canvas
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_cli_svgs_parse_as_svg(cli_files):
     out, _ = cli_files
     svgs = list(out.glob("*.svg"))
@@ -72,6 +75,7 @@ def test_cli_svgs_parse_as_svg(cli_files):
         assert text.count('class="point') > 100, path.name
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_cli_html_animation_is_self_contained(cli_files):
     out, _ = cli_files
     (path,) = out.glob("*.html")
@@ -112,6 +116,7 @@ def test_cli_bad_input_says_what_is_wrong(capsys, tmp_path, warm_engine, argv, m
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_cli_with_a_csv_file(capsys, tmp_path, warm_engine):
     rows = [f"{(i * 37) % 100 / 10},{(i * 53) % 100 / 10},"
             f"{'yes' if ((i * 37) % 100) + ((i * 53) % 100) > 100 else 'no'},{i}"

@@ -140,6 +140,7 @@ def test_animation_html_is_self_contained(moons_fit, grid):
     assert html.count('"name":"') >= 3
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_to_image_png_and_svg_sizes(moons_fit, grid):
     fig = export.view_figure(moons_fit, "model", 3, grid)
     start = time.perf_counter()
@@ -167,6 +168,7 @@ def test_to_image_rejects_other_formats_and_small_widths():
         export.to_image(fig, "png", width=800)
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_concurrent_exports_each_get_their_own_image():
     """Kaleido's shared server hands concurrent callers each other's images; ours must not."""
     n = 16
@@ -199,6 +201,7 @@ def test_concurrent_exports_each_get_their_own_image():
         assert not others, (i, others)
 
 
+@pytest.mark.browser  # kaleido renders with Chromium
 def test_no_browser_gives_a_clear_error(monkeypatch, tmp_path):
     export.shutdown()  # the next image must look for a browser again
     monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "no-chromium-here"))
