@@ -39,3 +39,58 @@ def test_plus_minus_one_residual_equals_y_minus_p():
 def test_pairwise_sum_is_numpys(n):
     a = np.random.RandomState(n).standard_normal(n) * 10.0 ** np.random.RandomState(1).randint(-8, 8, n)
     assert pairwise_sum(a, n) == np.sum(a)
+
+
+# --- what the views show of each loss ----------------------------------------------
+
+
+@pytest.mark.parametrize("loss, fragments", [
+    ("log_loss", [r"\sum_{R} (y_i - p_i)", r"\sum_{R} p_i\,(1 - p_i)"]),
+    ("exponential", [r"\tilde y_i\, e^{-\tilde y_i F_1}", r"\sum_{R} e^{-\tilde y_i F_1}"]),
+    ("squared_error", [r"\frac{1}{n}\sum_{R} r_i"]),
+])
+def test_a_trace_finds_its_loss_and_the_loss_names_its_leaf_formula(loss, fragments):
+    from explorer import losses
+    X, y = DATA["moons"]
+    target = X[:, 1] if loss == "squared_error" else y
+    trace = explorer.fit(X, target, loss=loss, n_rounds=2)
+    shown = losses.of(trace)
+    assert shown.name == loss and shown.is_classifier == trace.is_classifier
+    text = shown.leaf_tex("R", "F_1")
+    assert text.startswith(r"\gamma = ")
+    for fragment in fragments:
+        assert fragment in text, (fragment, text)
+    assert shown.leaf_note(3)  # the letters are explained
+
+
+@pytest.mark.parametrize("loss", ["log_loss", "exponential"])
+def test_the_probability_label_is_the_link_the_trace_uses(loss):
+    from explorer import losses
+    X, y = DATA["moons"]
+    trace = explorer.fit(X, y, loss=loss, n_rounds=4)
+    shown = losses.of(trace)
+    scale = 2.0 if shown.half else 1.0
+    assert shown.p_tex(4) == (r"\sigma(2F_{4})" if shown.half else r"\sigma(F_{4})")
+    assert np.allclose(trace.proba(4), 1 / (1 + np.exp(-scale * trace.raw[4])), rtol=1e-12)
+
+
+def test_the_f0_text_plugs_in_the_counts_and_the_mean():
+    from explorer import losses
+    from explorer.numbers import summaries
+    X, y = DATA["imbalanced"]
+    trace = explorer.fit(X, y, n_rounds=1)
+    f = summaries.f0_summary(trace)
+    first = losses.of(trace).f0_tex(f)[0]
+    assert rf"\log\frac{{{int(np.sum(trace.y == 1))}}}{{{int(np.sum(trace.y == 0))}}}" in first
+    reg = explorer.fit(X, X[:, 1], loss="squared_error", n_rounds=1)
+    (text,) = losses.of(reg).f0_tex(summaries.f0_summary(reg))
+    assert rf"{{{len(X)}}}" in text and r"\frac{1}{N}\sum_i y_i" in text
+
+
+def test_log_loss_residuals_stay_within_their_colour_bound():
+    from explorer import losses
+    X, y = DATA["moons"]
+    trace = explorer.fit(X, y, n_rounds=30, learning_rate=1.0)
+    bound = losses.of(trace).residual_bound
+    assert bound == 1.0
+    assert max(np.abs(trace.residual(m)).max() for m in range(31)) < bound

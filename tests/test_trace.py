@@ -40,3 +40,23 @@ def test_bad_round_and_prediction_input():
         trace.decision_function(X_OK[:, :1])
     with pytest.raises(ValueError, match="NaN"):
         trace.decision_function(np.full((2, 2), np.nan))
+
+
+def test_row_zero_of_the_staged_predictions_is_f0_everywhere():
+    X, y = DATA["moons"]
+    for loss in ("log_loss", "exponential"):
+        trace = explorer.fit(X, y, loss=loss, n_rounds=4)
+        G = beyond(X, 300)
+        assert np.all(trace.staged_decision_function(G)[0] == trace.f0)
+        assert np.all(trace.decision_function(G, 0) == trace.f0)
+        assert np.all(trace.staged_decision_grid(G[:5, 0], G[:7, 1])[0] == trace.f0)
+
+
+def test_predictions_follow_the_probability_of_class_one():
+    X, y = DATA["circles"]  # string labels
+    trace = explorer.fit(X, y, n_rounds=6)
+    G = beyond(X, 400)
+    proba = trace.predict_proba(G, 6)
+    assert proba.shape == (400, 2) and np.allclose(proba.sum(axis=1), 1.0)
+    chosen = trace.classes[(proba[:, 1] > 0.5).astype(int)]
+    assert np.array_equal(trace.predict(G, 6), chosen)
