@@ -10,16 +10,9 @@ from streamlit.testing.v1 import AppTest
 
 from explorer.process import ROOT
 
-
 APP = str(ROOT / "app.py")
-
-
 PAGES = ["pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py"]
-
-
 TIMEOUT = 180  # generous: a cold numba cache compiles for a while
-
-
 GOOD_CSV = ("\ufeffid;height (cm);weight;colour;label\n" + "".join(
     f"{i};{150 + (i * 7) % 40};{50 + (i * 13) % 45},5;{'red' if i % 3 else 'blue'};"
     f"{'tall' if (150 + (i * 7) % 40) + 0.3 * (50 + (i * 13) % 45) > 185 else 'short'}\n"

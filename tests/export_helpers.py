@@ -9,13 +9,8 @@ import xml.etree.ElementTree as ET
 
 from plotly.offline import get_plotlyjs
 
-
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
 SVG_ROOT = "{http://www.w3.org/2000/svg}svg"
-
-
 NO_BROWSER_MESSAGE = "no Chromium found: install Debian's chromium (apt-get install chromium)"
 
 

@@ -33,8 +33,6 @@ def beyond(X, n=2000, seed=1):
 
 
 X_OK = np.random.RandomState(0).normal(size=(20, 2))
-
-
 Y_OK = np.array([0, 1] * 10)
 
 

@@ -334,7 +334,6 @@ def test_upload_text_is_never_rendered_as_markup():
 
 # --- regression -----------------------------------------------------------------------
 
-
 ALL_PAGES = ["pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py",
              "pages/slides.py", "pages/leaf_maths.py", "pages/splits.py", "pages/compare.py"]
 

@@ -7,10 +7,7 @@ import pytest
 
 from apptest_helpers import assert_clean, charts, open_page, page_text, round_of
 
-
 LEAF = "pages/leaf_maths.py"
-
-
 SPLITS = "pages/splits.py"
 
 

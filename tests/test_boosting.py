@@ -264,7 +264,6 @@ def test_variant_options_are_checked(kwargs, words):
 
 # --- many threads at once (Streamlit runs each session in a thread of its own) ---
 
-
 SETTINGS = [
     dict(loss=loss, learning_rate=lr, max_depth=depth, max_leaves=leaves,
          min_samples_leaf=minleaf, subsample=subsample, random_state=seed)

@@ -15,7 +15,6 @@ from explorer import __main__ as cli
 from explorer.process import ROOT
 from export_helpers import NO_BROWSER_MESSAGE, assert_self_contained, png_size, svg_root
 
-
 CLI_ROUNDS = (0, 1, 10)
 
 

@@ -11,10 +11,7 @@ from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegress
 import explorer
 from fit_data import DATA, beyond
 
-
 TOL = 1e-9
-
-
 ROUNDS = 25
 
 

@@ -8,10 +8,7 @@ from sklearn.datasets import make_classification, make_moons
 import explorer
 import xgboost
 
-
 ROUNDS = 25
-
-
 TOL = 1e-5
 
 
