@@ -48,10 +48,10 @@ test: $(VENV)/.dev browsers
 
 # Everything but the browser and cluster tests: a quick check while working.
 quick: $(VENV)/.dev
-	$(PY) -m pytest -q -m "not browser"
+	$(PY) -m pytest -q -m "not browser and not cluster"
 
 bench: $(VENV)/.dev
-	$(PY) benchmarks/bench_fit.py
+	$(PY) -m benchmarks.bench_fit
 
 load: $(VENV)/.dev
-	$(PY) benchmarks/load.py
+	$(PY) -m benchmarks.load

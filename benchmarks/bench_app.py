@@ -1,9 +1,9 @@
 """App speed in a real browser: time to first chart after the server starts, and the
 latency of a step to the next round at N = 2,000 training points.
 
-    python benchmarks/bench_app.py [--steps 30] [--pages model,tree,sample,curves]
+    python -m benchmarks.bench_app [--steps 30] [--pages model,tree,sample,curves]
 
-Starts ``streamlit run app.py`` on a free port (numba's disk cache warmed first in a
+Starts ``streamlit run app.py`` on a free port (``explorer.process``; numba's disk cache warmed first in a
 separate process, so the number is the warm-cache start the issue asks for), drives
 Debian's /usr/bin/chromium with Playwright, and prints:
 
@@ -26,11 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process  # noqa: E402
+from explorer.process import APP, CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_process
 
 N_TOTAL = 2500  # with the default validation share 0.2: 2,000 training points
 PAGES = {"model": 2, "tree": 3, "sample": 2, "curves": 1}
@@ -101,7 +97,7 @@ def server_step_ms(steps: int) -> float:
     from streamlit.testing.v1 import AppTest
     import explorer
     explorer.warmup()
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at = AppTest.from_file(str(APP), default_timeout=300)
     at.query_params["n"] = str(N_TOTAL)
     at.query_params["round"] = "10"
     at.run()

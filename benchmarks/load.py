@@ -1,11 +1,11 @@
 """Classroom load: many sessions stepping rounds at once, spoken in Streamlit's own protocol.
 
-    python benchmarks/load.py                   # 1, 10, 30 and 60 sessions, 20 s each
-    python benchmarks/load.py --apps 2          # the same against 2 processes behind nginx
-    python benchmarks/load.py --sessions 30 --think 2 --full-steps
-    python benchmarks/load.py --sessions 30 --heavy 1000x500   # memory: a distinct large
+    python -m benchmarks.load                   # 1, 10, 30 and 60 sessions, 20 s each
+    python -m benchmarks.load --apps 2          # the same against 2 processes behind nginx
+    python -m benchmarks.load --sessions 30 --think 2 --full-steps
+    python -m benchmarks.load --sessions 30 --heavy 1000x500   # memory: a distinct large
                                                                # fit in every session
-    python benchmarks/load.py --url http://127.0.0.1:8080      # a running server (loopback)
+    python -m benchmarks.load --url http://127.0.0.1:8080      # a running server (loopback)
 
 A browser per simulated student does not fit on two cores, so each session is a
 WebSocket client that talks to ``/_stcore/stream`` as the browser's frontend does:
@@ -36,10 +36,11 @@ a parameter change the page's caption must state the new setting at the same
 round; a session with any failed run, timeout or dropped connection counts as
 failed.
 
-The harness starts and stops its own server on 127.0.0.1 (a fresh one per
-level, so memory and fit counts are per level; with ``--apps N``, N processes
-behind nginx started by ``deploy/run_cluster.py``). The server runs in a small
-wrapper process that prints ``explorer.fit_count()`` whenever it changes, so
+The harness starts and stops its own server on 127.0.0.1 with
+``explorer.process.start_server`` (a fresh one per level, so memory and fit
+counts are per level; with ``--apps N``, N processes behind nginx started by
+``deploy/run_cluster.py``). The server runs in a small wrapper (``python -m
+explorer.process``) that prints ``explorer.fit_count()`` whenever it changes, so
 the harness can show that each distinct data + parameters setting is fitted
 once for everyone. Memory is the resident set of the server and its children
 (``/proc/<pid>/status``), sampled every half second; the peak is reported. The
@@ -58,9 +59,7 @@ import http.client
 import os
 import random
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -69,194 +68,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlparse
 
-ROOT = Path(__file__).resolve().parents[1]
+from deploy.run_cluster import start_cluster
+from explorer.process import start_server, tree_cpu, tree_rss
 
 # Bounds: the harness refuses to go beyond these (it is a benchmark, not a stress tool).
 MAX_SESSIONS = 100
 MAX_SECONDS = 300.0
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before the session counts as failed
 
-# The wrapper the server runs in: the app unchanged, plus a thread that prints the
-# process's fit count whenever it changes (explorer.fit_count(); the app imports the
-# same module object, since streamlit puts the app's folder first on sys.path).
-_SERVE = r"""
-import sys, threading, time
-sys.path.insert(0, {root!r})
-import explorer
-
-def _report_fits():
-    last = None
-    while True:
-        count = explorer.fit_count()
-        if count != last:
-            print(f"[load] fits={{count}}", flush=True)
-            last = count
-        time.sleep(0.05)
-
-threading.Thread(target=_report_fits, name="fit-count", daemon=True).start()
-from streamlit.web import cli
-sys.argv = ["streamlit", "run", {app!r}] + {args!r}
-sys.exit(cli.main())
-"""
-
-_FITS = re.compile(r"^\[load\] fits=(\d+)$", re.M)
 _ROUND_LABEL = re.compile(r"^\*\*Round (\d+)\*\* / (\d+)$")
 XSRF_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends without an XSRF cookie
 
 
-# --- the server ------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class AppServer:
-    """A Streamlit server of the app on loopback, started by :func:`start_server`."""
-
-    url: str
-    port: int
-    process: subprocess.Popen
-    log: Path
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def fits(self) -> int:
-        """Fits the process has started so far (the last count its wrapper printed)."""
-        time.sleep(0.15)  # the wrapper polls every 50 ms
-        counts = _FITS.findall(self.log.read_text(errors="replace"))
-        return int(counts[-1]) if counts else 0
-
-    def rss(self) -> int:
-        """Resident memory of the server and its children, in bytes."""
-        return tree_rss(self.pid)
-
-    def stop(self) -> None:
-        stop_process(self.process)
-
-
-def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
-                 env: dict | None = None, timeout: float = 120.0) -> AppServer:
-    """Start the app on 127.0.0.1 (a free port unless given) and wait for its health check.
-
-    Parameters
-    ----------
-    log : Path
-        File that receives the server's output (and the fit counts).
-    port : int, optional
-        Port to listen on; a free one by default.
-    extra_args : tuple of str
-        More ``--section.option=value`` flags for ``streamlit run``.
-    env : dict, optional
-        Extra environment variables.
-    timeout : float
-        Seconds to wait for ``/_stcore/health``.
-    """
-    port = port or free_port()
-    args = [f"--server.port={port}", "--server.address=127.0.0.1", "--server.headless=true",
-            "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
-            *extra_args]
-    code = _SERVE.format(root=str(ROOT), app=str(ROOT / "app.py"), args=args)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=out,
-                                   stderr=subprocess.STDOUT,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
-    server = AppServer(f"http://127.0.0.1:{port}", port, process, log)
-    try:
-        wait_healthy(server.url, timeout, process)
-    except BaseException:
-        server.stop()
-        raise
-    return server
-
-
-def wait_healthy(url: str, timeout: float, process: subprocess.Popen | None = None,
-                 path: str = "/_stcore/health") -> None:
-    """Poll ``url + path`` until it answers 200 (or raise with the reason)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{process.args[:2]} exited with {process.returncode}")
-        try:
-            if http_get(url, path, timeout=2)[0] == 200:
-                return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{url} did not become healthy in {timeout:.0f} s")
-        time.sleep(0.1)
-
-
-def stop_process(process: subprocess.Popen) -> None:
-    """SIGTERM, then SIGKILL after 15 s: only the process we started."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-
-
-def _tree(pid: int) -> list[int]:
-    """A process and all its descendants (from /proc/*/stat)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    # ppid is the 2nd field after the ")" that closes the command name
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        found.append(p)
-        todo.extend(children.get(p, ()))
-    return found
-
-
-def _over_tree(pid: int, read) -> int:
-    """The sum of ``read(p)`` over a process and its descendants (gone ones count 0)."""
-    total = 0
-    for p in _tree(pid):
-        try:
-            total += read(p)
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
-
-
-def _rss(p: int) -> int:
-    with open(f"/proc/{p}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def _cpu_ticks(p: int) -> int:
-    with open(f"/proc/{p}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
-
-
-def tree_rss(pid: int) -> int:
-    """VmRSS of a process and all its descendants, in bytes (0 if it is gone)."""
-    return _over_tree(pid, _rss)
-
-
-def tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by a process and its descendants."""
-    return _over_tree(pid, _cpu_ticks) / os.sysconf("SC_CLK_TCK")
+# --- talking to the server ---------------------------------------------------------------
 
 
 def http_get(url: str, path: str, *, headers: dict | None = None, timeout: float = 10):
@@ -702,13 +526,11 @@ def measure(n: int, args, heavy: dict | None, tmp: Path) -> LevelResult:
     if args.url:
         return asyncio.run(run_level(args.url, n, args.duration, **options))
     if args.apps > 1:
-        sys.path.insert(0, str(ROOT))
-        from deploy.run_cluster import start_cluster
         cluster = start_cluster(args.apps, prefix=tmp)
         url, apps, stop = cluster.url, cluster.apps, cluster.stop
         extra = [cluster.nginx.pid]
     else:
-        server = start_server(tmp / "server.log")
+        server = start_server(tmp / "server.log", count_fits=True)
         url, apps, stop, extra = server.url, [server], server.stop, []
     try:
         for app in apps:  # compile/warm the engine and fit the default setting, directly

@@ -1,14 +1,14 @@
 """Run N app processes and nginx in front of them, all on loopback.
 
-    python deploy/run_cluster.py                 # 2 apps behind http://127.0.0.1:8080
-    python deploy/run_cluster.py --apps 3 --port 9000
+    python -m deploy.run_cluster                 # 2 apps behind http://127.0.0.1:8080
+    python -m deploy.run_cluster --apps 3 --port 9000
 
 Ctrl-C stops nginx and the apps. What it does, in order:
 
 1. compiles the numba engine once into the shared cache (``explorer.warmup()`` in a
    short-lived process), so the apps load compiled kernels instead of each compiling;
-2. starts the apps on free loopback ports (``benchmarks/load.py``'s
-   :func:`start_server`, which also logs each process's fit count) with one shared
+2. starts the apps on free loopback ports (:func:`explorer.process.start_server`,
+   with ``count_fits=True`` so each process logs its fit count) with one shared
    ``server.cookieSecret``, so an XSRF cookie from one process is valid in another
    if a browser ever moves;
 3. writes ``deploy/nginx.conf.template`` with those ports into a private prefix
@@ -31,12 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.load import (AppServer, free_port, start_server, stop_process,  # noqa: E402
-                             wait_healthy)
+from explorer.process import (ROOT, AppServer, free_port, start_server, stop_process,
+                              wait_healthy)
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 
@@ -129,7 +125,7 @@ def start_cluster(apps: int = 2, port: int | None = None, prefix: Path | None = 
         env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
         for i in range(apps):
             cluster.apps.append(start_server(prefix / f"app-{i}.log", env=env,
-                                             timeout=timeout))
+                                             timeout=timeout, count_fits=True))
         port = port or free_port()
         conf = prefix / "nginx.conf"
         conf.write_text(render(port, [a.port for a in cluster.apps], prefix))

@@ -1,28 +1,18 @@
-"""Shared fixtures: a warm numba engine, small fits, and a Streamlit server for browser tests."""
+"""Shared fixtures: a warm numba engine, small fits and their grids, and a Streamlit server
+and a browser for the browser tests."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.load import free_port, stop_process  # noqa: E402  (shared with the harness)
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from explorer import fit
+from explorer.data import make_toy, split
+from explorer.numbers.grid import make_grid
+from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 
 
 @pytest.fixture(scope="session")
@@ -48,6 +38,35 @@ def moons_fit(warm_engine):
                random_state=0, X_valid=valid.X, y_valid=valid.y)
 
 
+@pytest.fixture(scope="module")
+def grid(moons_fit):
+    return make_grid(moons_fit, resolution=40)
+
+
+@pytest.fixture(scope="module")
+def exp_fit(warm_engine):
+    ds = make_toy("circles", n=200, noise=0.1, seed=3)
+    return fit(ds.X, ds.y, loss="exponential", n_rounds=8, learning_rate=0.5, max_leaves=5)
+
+
+def _fit(name, **options):
+    train, valid = split(make_toy(name, n=150, noise=0.2, seed=2), 0.2, 2)
+    params = dict(loss="squared_error", n_rounds=12, learning_rate=0.3, max_depth=2)
+    params.update(options)
+    tr = fit(train.X, train.y, X_valid=valid.X, y_valid=valid.y, **params)
+    return tr, make_grid(tr)
+
+
+@pytest.fixture(scope="module")
+def sine(warm_engine):
+    return _fit("sine")
+
+
+@pytest.fixture(scope="module")
+def plane(warm_engine):
+    return _fit("plane", subsample=0.7)
+
+
 def run_async(coroutine):
     """Run a coroutine to completion on a thread of its own.
 
@@ -56,42 +75,6 @@ def run_async(coroutine):
     """
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
-
-
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen
-    started: float  # time.perf_counter() when the process was started
-    log: Path
-
-
-def start_server(log: Path, timeout: float = 120.0) -> Server:
-    """Start ``streamlit run app.py`` on a free port and wait until it answers its health check."""
-    port = free_port()
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-         f"--server.port={port}", "--server.headless=true", "--server.address=127.0.0.1",
-         "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=open(log, "w"), stderr=subprocess.STDOUT,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited early:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop_process(process)
-            raise RuntimeError(f"streamlit did not become healthy:\n{log.read_text()[-3000:]}")
-        time.sleep(0.1)
-    return Server(url, process, started, log)
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,7 @@
-"""Streamlit AppTest over every page: defaults, changed parameters, rounds 0, 1 and last,
-links (query parameters), and good and bad uploads. No exception may reach a page."""
+"""Streamlit AppTest over the explorer's pages: defaults, changed parameters, rounds 0, 1
+and last, links (query parameters), good and bad uploads, regressions, per-session
+limits, and presenter mode with the chart toolbar's image downloads. No exception may
+reach a page."""
 
 from __future__ import annotations
 
@@ -9,68 +11,14 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import ROOT
-
-APP = str(ROOT / "app.py")
-PAGES = ["pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py"]
-TIMEOUT = 180  # generous: a cold numba cache compiles for a while
-
-GOOD_CSV = ("\ufeffid;height (cm);weight;colour;label\n" + "".join(
-    f"{i};{150 + (i * 7) % 40};{50 + (i * 13) % 45},5;{'red' if i % 3 else 'blue'};"
-    f"{'tall' if (150 + (i * 7) % 40) + 0.3 * (50 + (i * 13) % 45) > 185 else 'short'}\n"
-    for i in range(120))).encode("utf-8")
-
-
-def new_app(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for key, value in query.items():
-        at.query_params[key] = str(value)
-    return at
-
-
-def open_page(page: str, **query) -> AppTest:
-    at = new_app(**query)
-    at.run()
-    if page != PAGES[0]:
-        at.switch_page(page)
-        at.run()
-    return at
-
-
-def assert_clean(at: AppTest, errors_allowed: bool = False) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    if not errors_allowed:
-        assert not at.error, [e.value for e in at.error]
-
-
-def chart_payloads(at: AppTest) -> list[dict]:
-    """What each chart component was given: the figure JSON, the plotly config, the view."""
-    payloads = [json.loads(c.proto.json) for c in at.get("bidi_component")
-                if c.proto.component_name == "explorer_chart"]
-    return [p for p in payloads if "figure" in p]
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(p["figure"]) for p in chart_payloads(at)]
-
-
-def chart_text(at: AppTest) -> str:
-    return " ".join(p["figure"] for p in chart_payloads(at))
-
-
-def round_of(at: AppTest) -> int:
-    return int(at.slider(key="round").value)
-
-
-def unescape(text: str) -> str:
-    """Markdown text as a reader sees it (the app backslash-escapes upload text)."""
-    return re.sub(r"\\([^\w\s])", r"\1", text)
-
-
-def page_text(at: AppTest) -> str:
-    parts = [unescape(m.value) for m in at.markdown] + [unescape(c.value) for c in at.caption]
-    parts += [x.value for x in at.latex]
-    return " ".join(str(p) for p in parts)
+from apptest_helpers import (APP, GOOD_CSV, PAGES, TIMEOUT, assert_clean, chart_payloads,
+                             chart_text, charts, new_app, open_page, page_text, round_of,
+                             upload)
+from explorer import figures
+from explorer.app import MAX_POINT_ROUNDS
+from explorer.figures import theme
+from explorer.process import ROOT
+from explorer.state import State
 
 
 @pytest.fixture(autouse=True)
@@ -313,12 +261,6 @@ def test_a_link_with_impossible_values_falls_back_to_defaults():
 # --- uploads --------------------------------------------------------------------------
 
 
-def upload(at: AppTest, content: bytes, name: str = "data.csv") -> AppTest:
-    at.selectbox(key="data").set_value("upload").run()
-    at.file_uploader(key="upload_file").set_value((name, content, "text/csv")).run()
-    return at
-
-
 @pytest.mark.parametrize("page", PAGES)
 def test_a_good_upload(page):
     at = upload(open_page(page), GOOD_CSV, "people.csv")
@@ -388,3 +330,166 @@ def test_upload_text_is_never_rendered_as_markup():
         assert "<i>" not in value.replace("\\<i\\>", ""), value
     spec = chart_text(at)
     assert "<img" not in spec and "&lt;img src=x onerror=alert(1)&gt;" in spec
+
+
+# --- regression -----------------------------------------------------------------------
+
+ALL_PAGES = ["pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py",
+             "pages/slides.py", "pages/leaf_maths.py", "pages/splits.py", "pages/compare.py"]
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+@pytest.mark.parametrize("data", ["steps", "plane"])
+def test_every_page_shows_a_regression(page, data):
+    for m in (0, 1, 100):
+        at = open_page(page, data=data, round=m)
+        assert_clean(at)
+        text = page_text(at)
+        assert "squared-error" in text
+        assert "accuracy" not in " ".join(str(x.label) for x in at.metric).lower()
+        if page == "pages/model.py":
+            spec = charts(at)[0]
+            kind = "bar" if data == "steps" else "heatmap"
+            assert kind in [t["type"] for t in spec["data"]]
+            assert len(charts(at)) == (1 if data == "steps" else 2)
+            if m == 0:
+                assert r"\frac{1}{N}\sum_i y_i" in text
+
+
+def test_a_regression_round_step_and_leaf_formula():
+    at = open_page("pages/tree.py", data="sine", round=1)
+    assert_clean(at)
+    text = page_text(at)
+    assert r"\gamma = \frac{1}{n}\sum" in text and "Newton step Σr / Σh is this same mean" in text
+    at.button(key="next").click().run()
+    assert_clean(at)
+    assert at.slider(key="round").value == 2
+
+
+REGRESSION_CSV = ("size,rooms,price\n" + "".join(
+    f"{30 + (i * 7) % 90},{1 + i % 5},{1000 + 12 * ((30 + (i * 7) % 90)) + 50 * (i % 5)}\n"
+    for i in range(80))).encode()
+
+
+def test_a_regression_upload_with_one_or_two_inputs():
+    at = open_page("pages/model.py")
+    at.selectbox(key="data").set_value("upload").run()
+    at.radio(key="task").set_value("regression").run()
+    at.file_uploader(key="upload_file").set_value(("houses.csv", REGRESSION_CSV,
+                                                   "text/csv")).run()
+    assert_clean(at)
+    assert at.selectbox(key="up_label").value == "price"
+    assert "heatmap" in [t["type"] for t in charts(at)[0]["data"]]
+    at.selectbox(key="up_y").set_value("(none: one input)").run()
+    assert_clean(at)
+    spec = charts(at)[0]
+    assert "bar" in [t["type"] for t in spec["data"]] and "price" in spec["layout"]["yaxis"][
+        "title"]["text"]
+    # a text target is refused with a message, not a traceback
+    at.selectbox(key="up_label").set_value("rooms").run()
+    at.selectbox(key="up_x").set_value("size").run()
+    assert_clean(at)
+    bad = b"x,label\n" + b"".join(b"%d,%s\n" % (i, b"a" if i % 2 else b"b") for i in range(20))
+    at.file_uploader(key="upload_file").set_value(("bad.csv", bad, "text/csv")).run()
+    assert_clean(at, errors_allowed=True)
+    assert at.error and "Traceback" not in at.error[0].value
+    assert not chart_payloads(at)
+
+
+# --- per-session limits ---------------------------------------------------------------
+
+
+def test_too_many_point_rounds_gives_a_message_and_no_fit(warm_engine):
+    n, rounds = 5000, 500
+    assert n * 0.8 * rounds > MAX_POINT_ROUNDS  # 80 % of the points train
+    at = new_app(n=n, rounds=rounds).run()
+    assert_clean(at, errors_allowed=True)
+    messages = " ".join(e.value for e in at.error).replace("\\", "")  # markdown escapes
+    assert "point-rounds" in messages and "lower the number of points or the rounds" in messages
+    assert not at.get("plotly_chart")
+
+
+def test_within_the_limit_the_page_fits(warm_engine):
+    at = new_app(n=2000, rounds=200).run()
+    assert_clean(at)
+    assert not at.error
+
+
+# --- presenter mode and the toolbar's images ---------------------------------------
+
+
+def run_app(page: str | None = None, **query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in query.items():
+        at.query_params[key] = str(value)
+    at.run()
+    if page is not None:
+        at.switch_page(page)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def hides_controls(at: AppTest) -> bool:
+    return any("stSidebar" in h.proto.body and "display: none" in h.proto.body
+               for h in at.get("html"))
+
+
+@pytest.mark.parametrize("flag", ["1", "true"])
+def test_present_hides_the_controls_and_enlarges_the_charts(flag):
+    normal = run_app()
+    shown = run_app(present=flag)
+    assert not hides_controls(normal) and hides_controls(shown)
+    keys = {b.key for b in shown.button}
+    # a minimal stepper and a way out
+    assert {"prev", "next", "present_exit"} <= keys and not {"first", "last"} & keys
+    assert {"first", "last"} <= {b.key for b in normal.button}
+    assert shown.toggle(key="present").value is True  # the sidebar toggle says so
+    before, after = chart_payloads(normal), chart_payloads(shown)
+    assert len(before) == len(after) >= 2
+    for a, b in zip(before, after):
+        fa, fb = json.loads(a["figure"]), json.loads(b["figure"])
+        assert fb["layout"]["font"]["size"] >= 1.3 * fa["layout"]["font"]["size"]
+        assert fb["layout"]["title"]["font"]["size"] >= 1.15 * fa["layout"]["title"]["font"]["size"]
+        # the light projector/print theme: dark axis lines on white
+        axis = fb["layout"]["template"]["layout"]["xaxis"]
+        assert axis["linecolor"] == figures.PRINT_TEMPLATE.layout.xaxis.linecolor
+        assert fb["layout"]["template"]["layout"]["paper_bgcolor"] == "white"
+
+
+def test_exit_button_leaves_presenter_mode():
+    at = run_app(present=1)
+    at.button(key="present_exit").click().run()
+    assert not at.exception
+    assert not hides_controls(at) and at.toggle(key="present").value is False
+    assert "first" in {b.key for b in at.button}
+    assert json.loads(chart_payloads(at)[0]["figure"])["layout"]["font"]["size"] == theme.FONT["size"]
+
+
+def test_sidebar_toggle_enters_presenter_mode():
+    at = run_app()
+    at.toggle(key="present").set_value(True).run()
+    assert not at.exception and hides_controls(at)
+
+
+@pytest.mark.parametrize("page", [None, "pages/tree.py", "pages/sample.py", "pages/curves.py"])
+def test_toolbar_images_are_1920_wide_and_named_by_the_slug(page):
+    at = run_app(page, round=3, rounds=20)
+    slug = State.from_mapping({"round": 3, "rounds": 20}).slug()
+    found = chart_payloads(at)
+    assert found
+    for p in found:
+        opts = p["config"]["toImageButtonOptions"]
+        assert opts["width"] * opts["scale"] >= 1920 and opts["height"] > 0
+        assert opts["format"] == "png"
+        assert opts["filename"] == f"boosting_{p['view']}_{slug}"
+        assert "moons400" in opts["filename"] and opts["filename"].endswith("_m3")
+
+
+def test_toolbar_format_svg_from_the_sidebar():
+    at = run_app(present=1)
+    at.radio(key="imgfmt").set_value("SVG").run()
+    assert not at.exception
+    for p in chart_payloads(at):
+        opts = p["config"]["toImageButtonOptions"]
+        assert opts["format"] == "svg" and opts["width"] * opts["scale"] >= 1920

@@ -1,12 +1,11 @@
 """AppTest over the mathematics pages (Leaf maths, Splits) and the new fit settings (split
-rule, leaf rule, lambda, gamma, min child weight), plus one browser check."""
+rule, leaf rule, lambda, gamma, min child weight)."""
 
 from __future__ import annotations
 
 import pytest
 
-from test_app import assert_clean, charts, open_page, round_of  # noqa: F401
-from test_browser import button, no_exception, open_app, wait_round
+from apptest_helpers import assert_clean, charts, open_page, page_text, round_of
 
 LEAF = "pages/leaf_maths.py"
 SPLITS = "pages/splits.py"
@@ -125,30 +124,10 @@ def test_splits_page_both_rules_chosen_marked():
     assert round_of(at) == 100 and len(figures(at)) == 1
 
 
-@pytest.mark.parametrize("path, charts", [("/leaf_maths?round=3", 1), ("/splits?round=3", 1),
-                                          ("/compare?round=3&pair=depth", 3)])
-def test_browser_maths_pages_draw_and_step(browser, app_server, path, charts):
-    page = open_app(browser, app_server, path, charts=charts)
-    no_exception(page)
-    before = page.evaluate("[...document.querySelectorAll('.explorer-chart .gtitle')]"
-                           ".map(t => t.textContent)")
-    assert any("3" in t for t in before), before
-    button(page, "next").click()
-    wait_round(page, 4)
-    page.wait_for_function(
-        "old => { const now = [...document.querySelectorAll('.explorer-chart .gtitle')]"
-        ".map(t => t.textContent); return now.length && now.join('|') !== old; }",
-        arg="|".join(before))
-    no_exception(page)
-    page.close()
-
-
-def test_browser_slides_storyboard(browser, app_server):
-    page = open_app(browser, app_server, "/slides?round=3", charts=0)
-    page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
-    no_exception(page)
-    titles = page.evaluate("[...document.querySelectorAll("
-                           "'[data-testid=stPlotlyChart] .annotation-text')]"
-                           ".map(t => t.textContent)")
-    assert sum(t.startswith("round ") for t in titles) >= 3, titles
-    page.close()
+def test_the_agreement_panel_checks_a_regression_against_scikit_learns_regressor():
+    at = open_page("pages/leaf_maths.py", data="steps", round=2, rounds=6)
+    at.button(key="agree_run").click().run()
+    assert_clean(at)
+    value = [m.value for m in at.metric if m.label.startswith("Largest |ΔF|, training")][0]
+    assert float(value) < 1e-9
+    assert "scikit" in page_text(at)

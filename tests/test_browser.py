@@ -1,10 +1,13 @@
 """The app in a real browser: Playwright driving Debian's /usr/bin/chromium against a
-Streamlit server this test starts on a free port (fixtures in conftest.py)."""
+Streamlit server this test starts on a free port (fixtures in conftest.py): every page,
+stepping, clicks on charts, the URL as the state, uploads, a screenshot, the mathematics
+pages, presenter mode and a chart image download."""
 
 from __future__ import annotations
 
 import io
-import re
+import os
+import shutil
 import statistics
 import time
 from urllib.parse import parse_qs, urlparse
@@ -12,7 +15,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from PIL import Image
 
-from conftest import ROOT  # noqa: F401  (puts the project on sys.path)
+from apptest_helpers import slides_registered
+from export_helpers import png_size
+
+pytestmark = pytest.mark.browser
 
 READY = "[data-testid=stApp][data-test-script-state=notRunning]"
 CHARTS_DRAWN = ("[...document.querySelectorAll('.explorer-chart')]"
@@ -332,4 +338,103 @@ def test_a_regression_renders_and_steps(app_server, browser, path, charts):
     titles_at_round(page, 4)
     no_exception(page)
     assert query(page)["data"] == path.split("data=")[1].split("&")[0]
+    page.close()
+
+
+# --- the mathematics pages and slides -------------------------------------------------
+
+
+@pytest.mark.parametrize("path, charts", [("/leaf_maths?round=3", 1), ("/splits?round=3", 1),
+                                          ("/compare?round=3&pair=depth", 3)])
+def test_browser_maths_pages_draw_and_step(browser, app_server, path, charts):
+    page = open_app(browser, app_server, path, charts=charts)
+    no_exception(page)
+    before = page.evaluate("[...document.querySelectorAll('.explorer-chart .gtitle')]"
+                           ".map(t => t.textContent)")
+    assert any("3" in t for t in before), before
+    button(page, "next").click()
+    wait_round(page, 4)
+    page.wait_for_function(
+        "old => { const now = [...document.querySelectorAll('.explorer-chart .gtitle')]"
+        ".map(t => t.textContent); return now.length && now.join('|') !== old; }",
+        arg="|".join(before))
+    no_exception(page)
+    page.close()
+
+
+def test_browser_slides_storyboard(browser, app_server):
+    page = open_app(browser, app_server, "/slides?round=3", charts=0)
+    page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
+    no_exception(page)
+    titles = page.evaluate("[...document.querySelectorAll("
+                           "'[data-testid=stPlotlyChart] .annotation-text')]"
+                           ".map(t => t.textContent)")
+    assert sum(t.startswith("round ") for t in titles) >= 3, titles
+    page.close()
+
+
+# --- presenter mode and downloads ----------------------------------------------------
+
+
+def test_browser_presenter_mode_has_charts_and_no_controls(app_server, browser, tmp_path):
+    from PIL import Image, ImageStat
+    page = browser.new_page(viewport={"width": 1600, "height": 900})
+    page.set_default_timeout(120_000)
+    page.goto(app_server.url + "/model?present=1&round=5")
+    page.wait_for_selector(READY, state="attached")
+    page.wait_for_function("[...document.querySelectorAll('.explorer-chart, "
+                           "[data-testid=stPlotlyChart]')].filter(c => "
+                           "c.querySelector('.main-svg')).length >= 2")
+    page.wait_for_selector(READY, state="attached")
+    page.wait_for_timeout(500)
+    assert page.locator("[data-testid=stException]").count() == 0
+    # no controls: the sidebar (and its widgets) are hidden, the exit button is there
+    assert not page.locator("[data-testid=stSidebar]").is_visible()
+    assert page.locator(".st-key-n, .st-key-lr, .st-key-depth").filter(
+        has=page.locator(":visible")).count() == 0
+    assert page.locator(".st-key-present_exit button:visible").count() == 1
+    assert page.locator(".st-key-first button:visible").count() == 0
+    # larger type in the drawn charts than the screen's 15 px
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                         "'.main-svg .xtick text')).fontSize)")
+    assert size >= 20
+    shot = tmp_path / "presenter.png"
+    page.screenshot(path=str(shot))
+    image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
+    assert image.size == (1600, 900)
+    assert ImageStat.Stat(image).stddev[0] > 20  # not blank
+    if os.environ.get("PRESENTER_SHOT"):  # keep the screenshot to look at
+        shutil.copyfile(shot, os.environ["PRESENTER_SHOT"])
+    page.close()
+
+
+def test_browser_downloads_a_chart_image(app_server, browser, tmp_path):
+    """Slides' PNG button once app.py registers the page; until then a chart's toolbar."""
+    page = browser.new_page(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
+    page.set_default_timeout(120_000)
+    ready = "[data-testid=stApp][data-test-script-state=notRunning]"
+    if slides_registered():
+        page.goto(app_server.url + "/slides?rounds=20")
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
+        button = page.locator(".st-key-slides_png button:visible")
+    else:
+        page.goto(app_server.url + "/model?round=3")
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg")
+        chart = page.locator("[data-testid=stPlotlyChart]").first
+        chart.hover()
+        button = chart.locator(".modebar-btn[data-title='Download plot as a png'], "
+                               ".modebar-btn[data-title^='Download plot']").first
+    with page.expect_download(timeout=120_000) as info:
+        button.click()
+    download = info.value
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    data = path.read_bytes()
+    assert path.suffix == ".png" and path.name.startswith("boosting_")
+    width, _ = png_size(data)
+    if slides_registered():
+        assert width >= 1920
+    assert page.locator("[data-testid=stException]").count() == 0
     page.close()

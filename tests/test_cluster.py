@@ -15,8 +15,10 @@ import asyncio
 import pytest
 
 from benchmarks import load
-from deploy.run_cluster import start_cluster
 from conftest import run_async
+from deploy.run_cluster import start_cluster
+
+pytestmark = pytest.mark.cluster
 
 MAX_SESSIONS = 24  # all on one of two processes by chance: 2 ** -23
 

@@ -1,0 +1,30 @@
+"""explorer.numbers.agreement: the app's own check against scikit-learn (or xgboost's
+exact method for second-order trees) finds no difference, and names what it cannot check."""
+
+import pytest
+
+import explorer
+from fit_data import MOONS_300
+
+X, Y = MOONS_300
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"loss": "exponential", "subsample": 0.7}, {"max_leaves": 5},
+    {"split": "hessian", "reg_lambda": 0.5}, {"loss": "squared_error"},
+])
+def test_agreement_panel_reports_zero_difference(options):
+    from explorer.numbers.agreement import agreement
+
+    target = X[:, 1] if options.get("loss") == "squared_error" else Y
+    trace = explorer.fit(X, target, n_rounds=8, **options)
+    report = agreement(trace)
+    assert report["train"] <= 1e-9 and report["grid"] <= 1e-9
+    assert report["reference"] == ("xgboost (exact)" if "split" in options else "scikit-learn")
+
+
+def test_agreement_refuses_rules_the_reference_lacks():
+    from explorer.numbers.agreement import ReferenceUnavailable, agreement
+
+    with pytest.raises(ReferenceUnavailable, match="leaf"):
+        agreement(explorer.fit(X, Y, n_rounds=2, leaf="mean"))

@@ -1,0 +1,110 @@
+"""AppTest over the Slides page: its downloads return the files, follow the view and the
+rounds, and say so when there is no browser to render images."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+
+from apptest_helpers import SLIDES, assert_clean, slides_registered
+from explorer.process import ROOT
+from export_helpers import assert_self_contained, png_size, svg_root
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    """Record the manager of every deferred download, so a test can run what a click runs."""
+    managers = {}
+    original = MediaFileManager.add_deferred
+
+    def add_deferred(self, *args, **kwargs):
+        file_id = original(self, *args, **kwargs)
+        managers[file_id] = self
+        return file_id
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+
+    def download(button) -> bytes:
+        """What the browser gets when the button is clicked: the callable's file."""
+        file_id = button.proto.deferred_file_id
+        assert file_id, f"{button.label}: not built on click"
+        manager = managers[file_id]
+        url = manager.execute_deferred(file_id)
+        return manager.read_file(Path(url).stem).content
+
+    return download
+
+
+@pytest.fixture
+def slides_app(tmp_path, warm_engine):
+    """AppTest of the router on the Slides page.
+
+    Until app.py registers the page, the same router with the page added runs from a
+    temporary folder whose pages/ is the project's.
+    """
+    if slides_registered():
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    else:
+        source = (ROOT / "app.py").read_text().replace(
+            "PAGES = [", 'PAGES = [\n    st.Page("pages/slides.py", title="Slides", '
+                         'url_path="slides"),', 1)
+        (tmp_path / "app.py").write_text(source)
+        (tmp_path / "pages").symlink_to(ROOT / "pages")
+        at = AppTest.from_file(str(tmp_path / "app.py"), default_timeout=180)
+    at.query_params["rounds"] = "20"
+    at.run()
+    at.switch_page(SLIDES)
+    at.run()
+    return at
+
+
+@pytest.mark.browser  # kaleido renders with Chromium
+def test_slides_page_downloads_return_the_files(slides_app, deferred):
+    at = slides_app
+    assert_clean(at)
+    buttons = {b.label: b for b in at.get("download_button")}
+    assert list(buttons) == ["Storyboard PNG", "Storyboard SVG", "Animation HTML"]
+    (chart,) = at.get("plotly_chart")
+    assert '"round 0"' in chart.proto.spec and '"round 20"' in chart.proto.spec
+    for label in buttons:
+        at.download_button(key={"Storyboard PNG": "slides_png", "Storyboard SVG": "slides_svg",
+                                "Animation HTML": "slides_html"}[label]).click().run()
+        assert_clean(at)
+    buttons = {b.label: b for b in at.get("download_button")}
+    png = deferred(buttons["Storyboard PNG"])
+    assert png_size(png)[0] >= 1920
+    svg_root(deferred(buttons["Storyboard SVG"]))
+    html = deferred(buttons["Animation HTML"]).decode("utf-8")
+    assert_self_contained(html)
+    assert html.count('"name":"') >= 21  # rounds 0..20
+
+
+@pytest.mark.browser  # kaleido renders with Chromium
+def test_slides_page_follows_the_view_and_rounds(slides_app, deferred):
+    at = slides_app
+    at.radio(key="slides_view").set_value("tree").run()
+    at.text_input(key="slides_rounds").set_value("1, 3, 99").run()
+    assert_clean(at)
+    spec = at.get("plotly_chart")[0].proto.spec
+    assert "Tree m on the plane at rounds 1, 3" in spec
+    assert any("99" in c.value for c in at.caption)  # beyond the fit: left out, and said
+    svg = deferred({b.label: b for b in at.get("download_button")}["Storyboard SVG"])
+    assert b"round 3" in svg
+    at.text_input(key="slides_rounds").set_value("1, two").run()
+    assert not at.exception
+    assert at.error and "two" in at.error[0].value
+
+
+def test_slides_page_without_a_browser_says_so(slides_app, deferred, monkeypatch, tmp_path):
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "no-chromium-here"))
+    at = slides_app
+    at.run()
+    assert not at.exception
+    assert at.warning and "no Chromium found" in at.warning[0].value
+    buttons = {b.label: b for b in at.get("download_button")}
+    assert buttons["Storyboard PNG"].proto.disabled and buttons["Storyboard SVG"].proto.disabled
+    assert not buttons["Animation HTML"].proto.disabled
+    assert_self_contained(deferred(buttons["Animation HTML"]).decode("utf-8"))

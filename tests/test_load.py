@@ -1,0 +1,65 @@
+"""The load harness (benchmarks/load.py) against a server this test starts: a short
+run has no failed session, and the server fits each distinct setting once for everyone.
+Sessions speak Streamlit's WebSocket protocol, as the browser's frontend does."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from benchmarks import load
+from conftest import run_async
+from explorer.process import start_server
+
+pytestmark = pytest.mark.cluster
+
+
+@pytest.fixture(scope="module")
+def load_server(tmp_path_factory, warm_engine):
+    """An app server started by the load harness (it logs the process's fit count)."""
+    server = start_server(tmp_path_factory.mktemp("load") / "server.log", count_fits=True)
+    yield server
+    server.stop()
+
+
+def test_short_load_run_has_no_failure_and_fits_each_setting_once(load_server):
+    run_async(load._warm(load_server.url))  # the engine warm-up and the default fit
+    before = load_server.fits()
+    result = run_async(load.run_level(load_server.url, 5, 6.0, think=0.15,
+                                        param_share=0.3, seed=1, rss=load_server.rss))
+    fits = load_server.fits() - before + 1  # + the default setting, fitted by the warm-up
+    assert result.failed == []
+    # Every session loaded, stepped rounds (each step checked: the page showed the round
+    # asked for) and changed parameters (checked: the page showed the setting asked for).
+    steps = [r for r in result.runs if r.kind == "step"]
+    fulls = [r for r in result.runs if r.kind == "full"]
+    assert len([r for r in result.runs if r.kind == "load"]) == 5
+    # (Loose bounds: how many actions fit in 6 s depends on the machine's load.)
+    assert len(steps) >= 5 and len(fulls) >= 2, (len(steps), len(fulls))
+    assert len(result.settings) >= 2
+    assert fits == len(result.settings), (fits, sorted(result.settings))
+    assert 0 < result.peak_rss < 1.5 * 2**30
+
+
+def test_sessions_on_the_same_setting_share_one_fit(load_server):
+    """Eight sessions asking for the same new setting at once cause one fit."""
+    run_async(load._warm(load_server.url))
+    before = load_server.fits()
+
+    async def one():
+        session = load.Session(load_server.url)
+        await session.open()
+        try:
+            await session.load()
+            run = await session.set_param("lr", 0.37)
+            return load.shown_setting(run.caption)
+        finally:
+            await session.close()
+
+    async def all_at_once():
+        return await asyncio.gather(*(one() for _ in range(8)))
+
+    shown = run_async(all_at_once())
+    assert shown == [(0.37, 3)] * 8
+    assert load_server.fits() - before == 1

@@ -1,0 +1,194 @@
+"""Tests for explorer.upload: reading CSV files safely, and refusing bad ones with a message."""
+
+import io
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.data import DataError
+from explorer.upload import load_csv, read_table, to_dataset
+
+
+def csv(rows, header="a,b,label", sep=","):
+    """CSV text with a header (or none) and the given rows of values."""
+    lines = ([header] if header else []) + [sep.join(map(str, row)) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def points(n=20, labels=("no", "yes")):
+    """n rows (x1, x2, label) cycling through the labels."""
+    return [(i, 0.5 * i, labels[i % len(labels)]) for i in range(n)]
+
+
+def refused(content, *words, **kwargs):
+    """Assert that load_csv refuses the content with a message holding each word."""
+    data = content.encode() if isinstance(content, str) else content
+    with pytest.raises(DataError) as info:
+        load_csv(data, **kwargs)
+    assert isinstance(info.value, ValueError)
+    for word in words:
+        assert word.lower() in str(info.value).lower()
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
+def test_separators_are_sniffed(sep):
+    ds = load_csv(csv(points(), header=sep.join(["a", "b", "label"]), sep=sep).encode())
+    assert ds.feature_names == ("a", "b") and ds.target_name == "label"
+    assert ds.X.shape == (20, 2) and ds.X[3].tolist() == [3.0, 1.5]
+
+
+def test_semicolon_file_with_decimal_commas():
+    rows = [(f"{i},5", f"-{i},25", i % 2) for i in range(12)]
+    ds = load_csv(csv(rows, header="a;b;c", sep=";").encode())
+    assert ds.X[2].tolist() == [2.5, -2.25]
+
+
+def test_bom_is_not_part_of_the_first_name():
+    ds = load_csv(b"\xef\xbb\xbf" + csv(points()).encode("utf-8"))
+    assert ds.feature_names[0] == "a"
+
+
+def test_latin1_header():
+    ds = load_csv(csv(points(), header="température,pression,état").encode("latin-1"))
+    assert ds.feature_names == ("température", "pression") and ds.target_name == "état"
+
+
+@pytest.mark.parametrize("labels", [(0, 1), ("no", "yes")])
+def test_no_header_when_first_row_is_data(labels):
+    ds = load_csv(csv(points(labels=labels), header=None).encode())
+    assert ds.feature_names == ("x1", "x2") and ds.target_name == "x3"
+    assert len(ds.y) == 20
+
+
+def test_extra_columns_with_explicit_choice():
+    rows = [(i, f"id{i}", 2 * i, -i, "ab"[i % 2], 9) for i in range(15)]
+    table = read_table(csv(rows, header="p,id,q,r,kind,const").encode())
+    assert table.columns == ("p", "id", "q", "r", "kind", "const")
+    assert table.numeric_columns == ("p", "q", "r", "const")
+    ds = to_dataset(table, features=["r", "p"], target="kind")
+    assert ds.feature_names == ("r", "p") and ds.X[4].tolist() == [-4.0, 4.0]
+    assert ds.y[:2].tolist() == [0.0, 1.0]
+
+
+def test_text_labels_sorted_and_larger_is_class_one():
+    ds = load_csv(csv(points(labels=("yes", "no"))).encode())
+    assert ds.classes == ("no", "yes")
+    assert ds.y[0] == 1.0 and ds.y[1] == 0.0
+
+
+def test_numeric_labels_sorted_by_value():
+    ds = load_csv(csv(points(labels=(10, 9, "9.0"))).encode())
+    assert ds.classes == ("9", "10") and ds.y[:3].tolist() == [1.0, 0.0, 0.0]
+
+
+def test_regression_with_one_feature():
+    rows = [(i, i * i) for i in range(12)]
+    ds = load_csv(csv(rows, header="x,y").encode(), task="regression")
+    assert ds.X.shape == (12, 1) and ds.y[3] == 9.0 and ds.task == "regression"
+
+
+def test_path_and_file_like_uploads(tmp_path):
+    data = csv(points()).encode()
+    path = tmp_path / "points.csv"
+    path.write_bytes(data)
+    stream = io.BytesIO(data)
+    stream.read()  # a rerun hands over an UploadedFile that was already read
+    for upload in (path, str(path), stream):
+        assert load_csv(upload).X.shape == (20, 2)
+    assert load_csv(path).name == "points.csv"
+
+
+def test_blank_trailing_rows_are_ignored():
+    ds = load_csv((csv(points()) + ",,\n\n,,\n").encode())
+    assert len(ds.y) == 20
+
+
+def test_refuses_empty_file():
+    refused(b"", "empty")
+    refused(b"\n  \n", "empty")
+
+
+def test_refuses_binary_junk():
+    refused(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "not a text")
+    refused(b"PK\x03\x04" + bytes(200), "not a text")
+
+
+def test_refuses_file_without_numbers():
+    rows = [("red", "big", "yes"), ("blue", "small", "no")] * 6
+    refused(csv(rows), "numeric columns", "none")
+
+
+def test_refuses_one_numeric_feature_for_classification():
+    rows = [(i, "x", "ab"[i % 2]) for i in range(12)]
+    refused(csv(rows), "two feature columns", "found: a")
+
+
+def test_refuses_missing_column():
+    refused(csv(points()), "no column called", "the columns are", features=["a", "zz"])
+    refused(csv(points()), "no column called", target="zz")
+
+
+@pytest.mark.parametrize("cell, word", [
+    ("", "missing"),
+    ("NaN", "missing"),
+    ("inf", "infinite"),
+    ("-1e39", "too large"),
+    ("1e500", "infinite"),
+    ("abc", "not all numbers"),
+])
+def test_refuses_bad_cells_in_chosen_columns(cell, word):
+    rows = points()
+    rows[4] = (cell, 1, "yes")
+    refused(csv(rows), word, "'a'", "row 5", features=["a", "b"])
+
+
+def test_refuses_missing_label():
+    rows = points()
+    rows[2] = (1, 2, "")
+    refused(csv(rows), "label", "empty")
+
+
+def test_refuses_one_class():
+    refused(csv(points(labels=("yes",))), "only one class", "yes")
+
+
+def test_refuses_three_classes_and_names_them():
+    refused(csv(points(labels=("cat", "dog", "emu"))), "3 classes", "cat, dog, emu",
+            "only two")
+
+
+def test_refuses_too_many_rows_without_truncating():
+    refused(csv(points(n=101)), "more than 100 rows", max_rows=100)
+    assert len(load_csv(csv(points(n=100)).encode(), max_rows=100).y) == 100
+
+
+def test_refuses_too_few_rows():
+    refused(csv(points(n=9)), "only 9 rows")
+
+
+def test_refuses_file_too_large():
+    refused(csv(points(n=200)), "larger than", max_bytes=1000)
+
+
+def test_refuses_ragged_rows():
+    refused(csv(points()) + "1,2,yes,extra\n", "same number of values")
+
+
+def test_refuses_same_column_as_feature_and_label():
+    refused(csv(points()), "different columns", features=["a", "label"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(
+    st.binary(max_size=2000),
+    # Text made of what CSV files are made of reaches the parser, not only the decoder.
+    st.text(alphabet="0123456789.,;\t\n\r\"'-e ab", max_size=2000).map(str.encode),
+))
+def test_any_bytes_give_a_dataset_or_a_data_error(data):
+    try:
+        ds = load_csv(data)
+    except DataError:
+        return
+    assert ds.X.shape[1] == 2 and np.isfinite(ds.X).all()
