@@ -275,6 +275,35 @@ def flip_labels(dataset: Dataset, fraction: float, seed: int = 0) -> Dataset:
     return replace(dataset, y=y, name=f"{dataset.name} ({fraction:.0%} labels flipped)")
 
 
+def sample(dataset: Dataset, n: int, seed: int = 0) -> Dataset:
+    """``n`` of the dataset's points, drawn at random (the dataset itself when it has no
+    more than ``n``).
+
+    Classification samples are stratified: each class keeps its share of the points
+    (largest remainders get the leftover places) and at least one point. The points
+    keep their order in the file, and the same dataset, n and seed give the same sample.
+    """
+    n = _whole_number("The number of points", n, 1, 2**31 - 1)
+    seed = _whole_number("The seed", seed, 0, 2**32 - 1)
+    total = len(dataset.y)
+    if n >= total:
+        return dataset
+    rng = np.random.default_rng(seed)
+    if dataset.task == "classification":
+        groups = [np.flatnonzero(dataset.y == c) for c in np.unique(dataset.y)]
+    else:
+        groups = [np.arange(total)]
+    share = np.array([len(g) for g in groups]) * n / total
+    counts = np.maximum(np.floor(share).astype(int), 1)
+    for k in np.argsort(-(share - np.floor(share)), kind="stable"):  # largest remainders
+        if counts.sum() >= n:
+            break
+        counts[k] += 1
+    rows = np.sort(np.concatenate([rng.choice(g, size=min(c, len(g)), replace=False)
+                                   for g, c in zip(groups, counts)]))
+    return replace(dataset, X=dataset.X[rows], y=dataset.y[rows])
+
+
 def split(dataset: Dataset, valid_fraction: float = 0.2,
           seed: int = 0) -> tuple[Dataset, Dataset | None]:
     """Split a dataset into training and validation sets.

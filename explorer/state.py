@@ -140,6 +140,10 @@ FIELDS: tuple[Field, ...] = (
                "(classification) or to the target (regression)."),
     Field("balance", float, 0.5, "Share of class 1", "data", 0.05, 0.95, 0.05,
           help="Fraction of the points in class 1 (classification)."),
+    Field("points", int, 0, "Points used", "data", 0, 1_000_000, 1,
+          help="How many of the file's points are fitted: a random sample (stratified by "
+               "class, seeded by the data seed) drawn before the validation split. 0 = as "
+               "many as this server fits for the rounds chosen."),
     Field("dseed", int, 0, "Data seed", "data", 0, 9999, 1,
           help="Seed of the points and of the train/validation split."),
     Field("valid", float, 0.2, "Validation share", "data", 0.0, 0.5, 0.05,
@@ -204,6 +208,7 @@ class State:
     n: int = BY_KEY["n"].default
     noise: float = BY_KEY["noise"].default
     balance: float = BY_KEY["balance"].default
+    points: int = BY_KEY["points"].default
     dseed: int = BY_KEY["dseed"].default
     valid: float = BY_KEY["valid"].default
     loss: str = BY_KEY["loss"].default

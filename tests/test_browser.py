@@ -266,6 +266,23 @@ def test_an_upload_works(app_server, browser, tmp_path):
     page.close()
 
 
+def test_a_large_upload_is_sampled_and_drawn(app_server, browser, tmp_path):
+    import numpy as np
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40_000, 2)).round(4)
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    csv = tmp_path / "forty-thousand.csv"
+    csv.write_text("x1,x2,label\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X, y)))
+    assert csv.stat().st_size < 5 * 2**20
+    page = open_app(browser, app_server, "/?data=upload", charts=0)
+    page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(csv))
+    wait_ready(page, 2)
+    no_exception(page)
+    assert page.evaluate(CHARTS_DRAWN) >= 2
+    assert "of 40,000 points (random sample, seed 0)" in caption_text(page)
+    page.close()
+
+
 def test_a_bad_upload_shows_a_message(app_server, browser, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("a,b,label\n" + "".join(f"{i},{i},same\n" for i in range(30)))

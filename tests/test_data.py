@@ -12,6 +12,7 @@ from explorer.data import (
     dataset_hash,
     flip_labels,
     make_toy,
+    sample,
     split,
 )
 
@@ -129,3 +130,39 @@ def test_flip_labels_flips_the_share_asked_and_only_labels():
     assert np.array_equal(flip_labels(ds, 0.1, seed=3).y, flipped.y)
     with pytest.raises(DataError):
         flip_labels(ds, 0.7)
+
+
+# --- a sample of a large data set --------------------------------------------------------
+
+
+def test_sample_is_stratified_seeded_and_keeps_the_order():
+    ds = make_toy("moons", n=3000, balance=0.2, seed=4)
+    a = sample(ds, 500, seed=7)
+    assert len(a.y) == 500 and np.count_nonzero(a.y == 1) == 100  # the class shares kept
+    again, other = sample(ds, 500, seed=7), sample(ds, 500, seed=8)
+    assert np.array_equal(a.X, again.X) and not np.array_equal(a.X, other.X)
+    rows = [int(np.flatnonzero((ds.X == x).all(axis=1))[0]) for x in a.X]
+    assert rows == sorted(rows)  # in the file's order, each point once
+    assert len(set(rows)) == 500
+
+
+def test_sample_keeps_every_class_and_regression_samples_plainly():
+    ds = make_toy("moons", n=1000, balance=0.05, seed=1)
+    assert set(sample(ds, 10, seed=0).y) == {0.0, 1.0}
+    reg = make_toy("sine", n=400, seed=1)
+    got = sample(reg, 150, seed=2)
+    assert len(got.y) == 150 and got.task == "regression"
+    assert sample(reg, 400, seed=2) is reg  # nothing to leave out
+
+
+def test_the_validation_split_is_drawn_from_the_sample():
+    ds = make_toy("circles", n=2000, seed=3)
+    train, valid = split(sample(ds, 400, seed=5), 0.25, 5)
+    assert len(train.y) + len(valid.y) == 400
+    chosen = {tuple(x) for x in sample(ds, 400, seed=5).X}
+    assert {tuple(x) for x in np.vstack([train.X, valid.X])} == chosen
+
+
+def test_sample_refuses_a_bad_size():
+    with pytest.raises(DataError, match="number of points"):
+        sample(make_toy("moons", n=100), 0)

@@ -10,8 +10,8 @@ below and nothing else.
 
 from ..text import number as fmt
 from .component import chart, figure
-from .context import MAX_POINT_ROUNDS, md_escape, page, setup, variant
-from .controls import field
+from .context import md_escape, page, setup, variant
+from .controls import MAX_POINT_ROUNDS, field
 from .stepper import (leaf_picker, mark_acted, round_bar, run_page, sample_picker,
                       select_leaf_from, select_round_from, select_sample_from)
 from .store import current as state

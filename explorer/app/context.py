@@ -21,10 +21,6 @@ from ..state import State
 from . import component, controls, store
 from .figure_cache import name as name_shared
 
-# A session keeps its fit (about 11 bytes a point-round, plus its grid and figures); 30
-# sessions each fitting this much measured 1.11 GB on the server (load.py --heavy 1000x500).
-MAX_POINT_ROUNDS = 500_000
-
 _CTX = "_ctx"
 _ROUTED = "_routed"
 
@@ -40,6 +36,7 @@ class Context:
     upload: bool  # the data is the user's file
     key: str  # identifies data + parameters: uirevision of the charts, cache key
     data_key: str = ""  # identifies the data alone
+    note: str = ""  # what was done to fit within the server's budget, if anything
 
     @property
     def feature_names(self):
@@ -64,7 +61,8 @@ class Context:
         """A plain-text description of the data (may contain upload text: escape for markdown)."""
         valid = f", {len(self.valid.y)} held out" if self.valid is not None else ""
         name = "upload " + self.train.name if self.upload else self.train.name
-        return f"{name}: {len(self.train.y)} training points{valid}"
+        note = f" ({self.note})" if self.note else ""
+        return f"{name}: {len(self.train.y)} training points{valid}{note}"
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
@@ -143,17 +141,13 @@ def setup() -> None:
     st.session_state[_CTX] = (None, got) if isinstance(got, str) else _context(state, *got)
 
 
-def _context(state: State, train, held, data_key: str):
+def _context(state: State, train, held, data_key: str, note: str):
     """(context, None), or (None, the message that says why there is none)."""
-    if len(train.y) * state.rounds > MAX_POINT_ROUNDS:
-        return None, (f"{len(train.y):,} training points × {state.rounds} rounds is more than "
-                      f"this server fits for one setting ({MAX_POINT_ROUNDS:,} point-rounds): "
-                      "lower the number of points or the rounds.")
     try:
         trace, grid, key = _fitted_with_grid(state, data_key, train, held)
     except ValueError as error:
         return None, f"These settings cannot be fitted: {error}"
-    return Context(trace, grid, train, held, state.is_upload, key, data_key), None
+    return Context(trace, grid, train, held, state.is_upload, key, data_key, note), None
 
 
 def variant(ctx: Context, state: State, flip: float = 0.0):

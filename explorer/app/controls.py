@@ -17,6 +17,11 @@ from ..upload import read_table, to_dataset
 from . import store
 
 MAX_UPLOAD_MB = 5
+# What one setting may fit: points x rounds. A session keeps its fit (about 11 bytes a
+# point-round, plus its grid and figures); 30 sessions each fitting this much measured
+# 1.11 GB on the server (load.py --heavy 1000x500).
+MAX_POINT_ROUNDS = 500_000
+MAX_FILE_ROWS = 1_000_000  # 5 MB of the shortest rows; the budget decides what is fitted
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
 IMAGE_FORMATS = ("PNG", "SVG")
 _NO_FEATURE = "(none: one input)"
@@ -64,11 +69,18 @@ def _read_upload(digest: str, _raw: bytes, name: str):
 
         def read(self, k=-1):
             return self._raw if k < 0 else self._raw[:k]
-    return read_table(_Named(_raw, name), max_bytes=MAX_UPLOAD_MB * 2**20)
+    return read_table(_Named(_raw, name), max_rows=MAX_FILE_ROWS,
+                      max_bytes=MAX_UPLOAD_MB * 2**20)
 
 
-def data(state: State) -> tuple[object, object, str] | str:
-    """Data controls; returns (train, valid, data key) or an error message."""
+def budget(rounds: int) -> int:
+    """The most points one setting fits at this many rounds."""
+    return max(MAX_POINT_ROUNDS // rounds, 2)
+
+
+def data(state: State) -> tuple[object, object, str, str] | str:
+    """Data controls; returns (train, valid, data key, a note on the points used) or an
+    error message."""
     side = st.sidebar
     side.header("Data")
     field("data", state, side)
@@ -79,9 +91,15 @@ def data(state: State) -> tuple[object, object, str] | str:
         for key in ("n", "noise", "balance"):
             field(key, state, side, disabled=key == "balance" and state.is_regression)
         _seed_and_share(state)
+        n = min(state.n, budget(state.rounds))
+        note = "" if n == state.n else (
+            f"Using {n:,} points, not {state.n:,}: {state.n:,} × {state.rounds} rounds is "
+            f"more than this server fits for one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+        if note:
+            side.caption(note)
         try:
-            return _toy(state.data, state.n, state.noise, state.balance, state.dseed,
-                        state.valid)
+            return (*_toy(state.data, n, state.noise, state.balance, state.dseed, state.valid),
+                    note)
         except (datamod.DataError, ValueError) as error:
             return str(error)
     field("task", state, side)
@@ -102,11 +120,33 @@ def data(state: State) -> tuple[object, object, str] | str:
     chosen, label = _columns(table, state.is_regression)
     try:
         ds = to_dataset(table, chosen, label, task=state.task)
+        ds, note = _points_used(ds, state)
         train, held = datamod.split(ds, state.valid, state.dseed)
     except (datamod.DataError, ValueError) as error:
         return str(error)
     return train, held, "upload:" + datamod.dataset_hash(train) + (
-        datamod.dataset_hash(held) if held is not None else "")
+        datamod.dataset_hash(held) if held is not None else ""), note
+
+
+def _points_used(ds, state: State):
+    """The upload's points to fit: all of them, or a seeded random sample of as many as
+    asked for (0: as many as the budget allows), never more than the budget; with a note
+    that says what was used."""
+    total = len(ds.y)
+    limit = min(budget(state.rounds), total)
+    wanted = min(state.points or limit, total)
+    used = min(wanted, limit)
+    store.seed("points", used)
+    st.sidebar.slider("Points used", min(2, total), total, step=1, key="points",
+                      help=BY_KEY["points"].help, disabled=total <= 2)
+    if used == total:
+        return ds, ""
+    note = f"Using {used:,} of {total:,} points (random sample, seed {state.dseed})."
+    if used < wanted:
+        note += (f" {wanted:,} × {state.rounds} rounds is more than this server fits for one "
+                 f"setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+    st.sidebar.caption(note)
+    return datamod.sample(ds, used, state.dseed), note
 
 
 def _seed_and_share(state: State) -> None:
