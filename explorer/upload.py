@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import MAX_ROWS, MIN_ROWS, TASKS, DataError, Dataset
+from .data import MAX_ROWS, TASKS, DataError, Dataset
 
 MAX_BYTES = 10 * 1024 * 1024
 # A file can be small and still declare a huge number of columns on one line;
@@ -25,6 +25,9 @@ MAX_COLUMNS = 1_000
 # Engines may store features as float32 (histogram binning, xgboost), so a
 # larger value would silently become inf there.
 FLOAT32_MAX = float(np.finfo(np.float32).max)
+# The least a fit can be shown on: a split needs two points on each side of a class.
+MIN_POINTS_PER_CLASS = 2
+MIN_POINTS_REGRESSION = 3
 
 # CSV uploads
 #
@@ -149,9 +152,6 @@ def read_table(file, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) ->
     if len(cells) > max_rows:
         raise DataError(f"The file has more than {max_rows:,} rows; the explorer takes at "
                         f"most {max_rows:,}. Upload a sample of the rows.")
-    if len(cells) < MIN_ROWS:
-        raise DataError(f"The file has only {len(cells)} rows of data; at least "
-                        f"{MIN_ROWS} are needed.")
     numeric = tuple(c for c in names if _is_numeric(cells[c], decimal_comma))
     return Table(cells, name, numeric, decimal_comma)
 
@@ -189,7 +189,7 @@ def to_dataset(table: Table, features=None, target=None,
     wanted = "two feature columns" if task == "classification" else "one or two feature columns"
     allowed = (2,) if task == "classification" else (1, 2)
     if features is None:
-        candidates = [c for c in table.numeric_columns if c != target]
+        candidates = default_features(table, target)
         features = candidates[:2]
         if len(features) not in allowed:
             raise DataError(
@@ -208,9 +208,34 @@ def to_dataset(table: Table, features=None, target=None,
     X = np.column_stack([_numbers(table, column) for column in features])
     if task == "regression":
         y, classes = _numbers(table, target), ()
+        if len(y) < MIN_POINTS_REGRESSION:
+            raise DataError(f"A regression needs at least {MIN_POINTS_REGRESSION} points; "
+                            f"this file has {len(y)}.")
     else:
         y, classes = _two_classes(table, target)
+        counts = np.bincount(y.astype(int), minlength=2)
+        if counts.min() < MIN_POINTS_PER_CLASS:
+            few = classes[int(np.argmin(counts))]
+            raise DataError(f"Class {few!r} of the label column {target!r} has "
+                            f"{int(counts.min())} point; each class needs at least "
+                            f"{MIN_POINTS_PER_CLASS}.")
     return Dataset(X, y, tuple(features), target, task, table.name, classes)
+
+
+_ID_NAMES = {"id", "index", "row"}
+
+
+def default_features(table: Table, target: str) -> list[str]:
+    """The numeric columns other than the label, best features first: in file order, those
+    that do not look like an id (named id, index or row, or holding the row numbers 1..n),
+    then those that do (a hand-worked table's x may well be 1, 2, 3)."""
+    def id_like(column):
+        if column.strip().lower() in _ID_NAMES:
+            return True
+        values = _parse(table.cells[column], table.decimal_comma)
+        return len(values) > 2 and np.array_equal(values, np.arange(1, len(values) + 1))
+    numeric = [c for c in table.numeric_columns if c != target]
+    return sorted(numeric, key=id_like)  # stable: file order within each group
 
 
 def _read_bytes(file, max_bytes):
@@ -242,7 +267,14 @@ def _read_bytes(file, max_bytes):
 
 
 def _decode(raw):
-    """Text of the file: UTF-8 (BOM removed) or else a Windows/Latin-1 file."""
+    """Text of the file: UTF-16 with its byte-order mark (a spreadsheet's "Unicode text"),
+    UTF-8 (BOM removed) or else a Windows/Latin-1 file."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return _text_only(raw.decode("utf-16"))
+        except UnicodeDecodeError:
+            raise DataError("The file says it is UTF-16 text but is not. Save it again as "
+                            "CSV (UTF-8) and upload that.") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -253,6 +285,10 @@ def _decode(raw):
             text = raw.decode("cp1252")
         except UnicodeDecodeError:
             text = raw.decode("latin-1")
+    return _text_only(text)
+
+
+def _text_only(text):
     # Text files never contain control characters other than tab and line
     # breaks; images, spreadsheets (.xlsx) and archives always do.
     if _CONTROL_CHARACTERS.search(text):

@@ -266,7 +266,9 @@ def test_a_link_with_impossible_values_falls_back_to_defaults():
 def test_a_good_upload(page):
     at = upload(open_page(page), GOOD_CSV, "people.csv")
     assert_clean(at)
-    assert at.selectbox(key="up_x").value == "id"  # first numeric columns by default
+    # the first numeric columns by default, skipping the id column
+    assert (at.selectbox(key="up_x").value, at.selectbox(key="up_y").value) == (
+        "height (cm)", "weight")
     at.selectbox(key="up_x").set_value("height (cm)")
     at.selectbox(key="up_y").set_value("weight")
     at.selectbox(key="up_label").set_value("label").run()
@@ -285,6 +287,7 @@ def test_upload_with_a_text_feature_chosen_gives_a_message():
     at = upload(open_page(PAGES[0]), GOOD_CSV)
     at.selectbox(key="up_label").set_value("colour").run()
     assert_clean(at)  # colour has two classes: fine
+    at.selectbox(key="up_y").set_value("id")  # weight is a feature by default: free it
     at.selectbox(key="up_label").set_value("weight").run()
     assert_clean(at, errors_allowed=True)
     assert at.error and "classes" in at.error[0].value
@@ -525,3 +528,20 @@ def test_a_large_upload_fits_a_sample_and_says_how_many(warm_engine):
     note = unescape(" ".join(c.value for c in at.caption))
     assert f"Using {MAX_POINT_ROUNDS // 500:,} of 40,000 points" in note
     assert "point-rounds" in note
+
+
+HAND_WORKED = b"x1,x2,label\n0,0,0\n1,0,1\n0,1,1\n1,1,0\n"  # XOR, four points
+
+
+@pytest.mark.parametrize("page", PAGES + ["pages/slides.py", "pages/leaf_maths.py",
+                                  "pages/splits.py", "pages/compare.py"])
+def test_a_hand_worked_table_of_four_points_shows_on_every_page(page):
+    for m in (0, 1, 100):
+        at = upload(new_app(round=m).run(), HAND_WORKED, "xor.csv")
+        if page != PAGES[0]:
+            at.switch_page(page)
+            at.run()
+        assert_clean(at)
+        captions = unescape(" ".join(c.value for c in at.caption))
+        assert "4 training points" in captions
+        assert "No validation split below 20 points" in captions

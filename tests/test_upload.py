@@ -164,8 +164,51 @@ def test_refuses_too_many_rows_without_truncating():
     assert len(load_csv(csv(points(n=100)).encode(), max_rows=100).y) == 100
 
 
-def test_refuses_too_few_rows():
-    refused(csv(points(n=9)), "only 9 rows")
+def test_a_hand_worked_table_of_four_rows_loads():
+    ds = load_csv(b"x1,x2,label\n0,0,no\n1,0,yes\n0,1,yes\n1,1,no\n")
+    assert ds.X.shape == (4, 2) and list(ds.y) == [0, 1, 1, 0]
+    reg = load_csv(b"x,y\n1,2\n2,4\n3,5\n", task="regression")
+    assert reg.X.shape == (3, 1)
+
+
+def test_too_few_points_of_a_class_names_the_class():
+    refused(b"a,b,label\n0,0,no\n1,0,yes\n0,1,yes\n", "Class 'no'", "1 point",
+            "at least 2")
+    with pytest.raises(DataError, match="at least 3 points"):
+        load_csv(b"x,y\n1,2\n2,4\n", task="regression")
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"only\n1\n2\n3\n4\n", ("numeric columns",)),  # one column
+    (b"a,b,label\nred,big,0\nblue,small,1\nred,small,1\nblue,big,0\n",
+     ("numeric columns", "none")),  # text features
+    (b"a,b,label\n1,2,0\n,3,1\n4,5,1\n6,7,0\n", ("missing", "row 2")),  # a hole
+])
+def test_small_bad_files_get_the_real_message_not_a_row_count(content, words):
+    refused(content, *words)
+
+
+def test_id_like_columns_are_not_chosen_as_features():
+    rows = [(i + 1, 7 + i, 0.5 * i, f"n{i}", i % 2) for i in range(12)]
+    ds = load_csv(csv(rows, header="id,x1,x2,note,label").encode())
+    assert ds.feature_names == ("x1", "x2")
+    numbered = [(i + 1, 3.0 * (i % 5), 0.5 * i, i % 2) for i in range(12)]  # 1..n, unnamed
+    assert load_csv(csv(numbered, header="n,u,v,label").encode()).feature_names == ("u", "v")
+    # still the user's to choose
+    table = read_table(csv(rows, header="id,x1,x2,note,label").encode())
+    assert to_dataset(table, ["id", "x2"], "label").feature_names == ("id", "x2")
+
+
+def test_utf16_and_tab_separated_files_are_read():
+    text = "température\tpression\tétat\n" + "".join(
+        f"{i}\t{2 * i}\t{'oui' if i % 2 else 'non'}\n" for i in range(10))
+    for encoding in ("utf-16", "utf-16-be"):
+        raw = text.encode(encoding)
+        if encoding == "utf-16-be":
+            raw = b"\xfe\xff" + raw
+        ds = load_csv(raw)
+        assert ds.feature_names == ("température", "pression") and ds.classes == ("non", "oui")
+    assert load_csv(text.encode()).X.shape == (10, 2)  # the same as UTF-8 tab-separated
 
 
 def test_refuses_file_too_large():

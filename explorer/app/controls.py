@@ -13,7 +13,7 @@ import streamlit as st
 
 from .. import data as datamod
 from ..state import BY_KEY, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
-from ..upload import read_table, to_dataset
+from ..upload import default_features, read_table, to_dataset
 from . import store
 
 MAX_UPLOAD_MB = 5
@@ -21,6 +21,7 @@ MAX_UPLOAD_MB = 5
 # point-round, plus its grid and figures); 30 sessions each fitting this much measured
 # 1.11 GB on the server (load.py --heavy 1000x500).
 MAX_POINT_ROUNDS = 500_000
+MIN_VALIDATION_POINTS = 20  # fewer: a held-out set of 1-3 points says nothing
 MAX_FILE_ROWS = 1_000_000  # 5 MB of the shortest rows; the budget decides what is fitted
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
 IMAGE_FORMATS = ("PNG", "SVG")
@@ -121,7 +122,12 @@ def data(state: State) -> tuple[object, object, str, str] | str:
     try:
         ds = to_dataset(table, chosen, label, task=state.task)
         ds, note = _points_used(ds, state)
-        train, held = datamod.split(ds, state.valid, state.dseed)
+        valid = state.valid
+        if len(ds.y) < MIN_VALIDATION_POINTS and valid > 0:
+            valid = 0.0
+            st.sidebar.caption(f"No validation split below {MIN_VALIDATION_POINTS} points: "
+                               "every point trains.")
+        train, held = datamod.split(ds, valid, state.dseed)
     except (datamod.DataError, ValueError) as error:
         return str(error)
     return train, held, "upload:" + datamod.dataset_hash(train) + (
@@ -163,7 +169,7 @@ def _columns(table, regression: bool) -> tuple[list[str], str]:
     columns = list(table.columns)
     numeric = list(table.numeric_columns)
     default_label = columns[-1]
-    features = [c for c in numeric if c != default_label][:2] or columns[:2]
+    features = default_features(table, default_label)[:2] or columns[:2]
     second = (numeric or columns) + ([_NO_FEATURE] if regression else [])
     choices = {"up_x": (numeric or columns, features[0] if features else columns[0]),
                "up_y": (second, features[1] if len(features) > 1 else second[-1]),
