@@ -164,7 +164,10 @@ _SHAPES = {
     "linear": _linear,
     "stripes": _grid(6, 1, lambda i, j: i % 2),
     "checkerboard": _grid(4, 4, lambda i, j: (i + j) % 2),
+    "tied": _moons,  # rounded to _ROUNDED["tied"] after the noise: many equal values
 }
+# Sets whose inputs are rounded to a grid of this step (measured data often is).
+_ROUNDED = {"tied": 0.5}
 
 # A staircase whose levels go up and down, so no single split explains it.
 _STEP_LEVELS = np.array([-1.5, 0.5, -0.5, 1.5, 0.0, 1.0])
@@ -229,6 +232,8 @@ def make_toy(name: str, n: int = 300, noise: float = 0.2, balance: float = 0.5,
     counts = (n - n1, n1)
     X = np.vstack([_SHAPES[name](count, cls, rng) for cls, count in enumerate(counts)])
     X = X + noise * rng.normal(size=X.shape)
+    if name in _ROUNDED:
+        X = np.round(X / _ROUNDED[name]) * _ROUNDED[name]
     y = np.repeat([0.0, 1.0], counts)
     order = rng.permutation(n)  # interleave the classes
     return Dataset(X[order], y[order], ("x1", "x2"), "y", "classification", name, ("0", "1"))
@@ -262,17 +267,33 @@ def _in_range(what, value, low, high):
 # Train / validation split
 # --------------------------------------------------------------------------
 
-def flip_labels(dataset: Dataset, fraction: float, seed: int = 0) -> Dataset:
-    """The dataset with a random ``fraction`` of its 0/1 labels flipped (label noise, outliers)."""
+def deepest_row(dataset: Dataset) -> int:
+    """The point deepest inside its own class: the farthest from the other class's mean
+    and nearest its own (its label flipped makes the most telling outlier)."""
+    X, y = dataset.X, dataset.y
+    means = {c: X[y == c].mean(axis=0) for c in (0.0, 1.0)}
+    own = np.where(y[:, None] == 1.0, means[1.0], means[0.0])
+    other = np.where(y[:, None] == 1.0, means[0.0], means[1.0])
+    return int(np.argmax(np.linalg.norm(X - other, axis=1) - np.linalg.norm(X - own, axis=1)))
+
+
+def flip_labels(dataset: Dataset, fraction: float | str, seed: int = 0) -> Dataset:
+    """The dataset with some 0/1 labels flipped (label noise, outliers): a random
+    ``fraction`` of them, or with ``"deepest"`` the one of :func:`deepest_row`."""
     if dataset.task != "classification":
         raise DataError("Only class labels can be flipped.")
+    y = dataset.y.copy()
+    if fraction == "deepest":
+        i = deepest_row(dataset)
+        y[i] = 1.0 - y[i]
+        return replace(dataset, y=y, name=f"{dataset.name} (point #{i} flipped)")
     if not 0.0 <= fraction <= 0.5:
         raise DataError(f"The share of flipped labels must be in [0, 0.5]; got {fraction}.")
-    rng = np.random.RandomState(seed)
-    flip = rng.permutation(len(dataset.y))[:int(round(fraction * len(dataset.y)))]
-    y = dataset.y.copy()
+    flip = np.random.RandomState(seed).permutation(len(y))[:int(round(fraction * len(y)))]
     y[flip] = 1.0 - y[flip]
     return replace(dataset, y=y, name=f"{dataset.name} ({fraction:.0%} labels flipped)")
+
+
 
 
 def sample(dataset: Dataset, n: int, seed: int = 0) -> Dataset:

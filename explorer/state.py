@@ -23,6 +23,7 @@ from typing import Any, Mapping
 from urllib.parse import urlencode
 
 from .data import CLASSIFICATION_SETS, REGRESSION_SETS
+from .lessons import LESSONS
 
 UPLOAD = "upload"
 TASKS = ("classification", "regression")
@@ -37,7 +38,7 @@ ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian"}
 LEAF_RULES = ("newton", "mean", "exact", "line-search")
 # Ready-made pairs for the Compare page: a title, each side's name and what it changes
 # in the user's setting, and the share of training labels flipped (the outliers the
-# exponential loss is sensitive to). The last two are about classification's losses
+# exponential loss is sensitive to), or "deepest": the one point deepest in its class. The last two are about classification's losses
 # (REGRESSION_PAIRS lists the pairs a regression offers).
 COMPARISONS = {
     "lr": ("learning rate 1.0 against 0.1", ("ν = 1.0", dict(lr=1.0)), ("ν = 0.1", dict(lr=0.1)),
@@ -52,6 +53,10 @@ COMPARISONS = {
     "outliers": ("log-loss against exponential loss, 10% of labels flipped",
                  ("log-loss", dict(loss="log-loss", split="squared-error")),
                  ("exponential loss", dict(loss="exponential", split="squared-error")), 0.1),
+    "outlier": ("log-loss against exponential loss, one deep point's label flipped",
+                ("log-loss", dict(loss="log-loss", split="squared-error")),
+                ("exponential loss", dict(loss="exponential", split="squared-error")),
+                "deepest"),
 }
 PAIRS = tuple(COMPARISONS)
 REGRESSION_PAIRS = ("lr", "depth", "leafrule")
@@ -190,6 +195,8 @@ FIELDS: tuple[Field, ...] = (
           help="Hollow diamonds: points held out of the fit."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
           help="Each side is your setting from the sidebar, changed as the pair says."),
+    Field("lesson", str, "", "Lesson", "view", choices=("",) + tuple(LESSONS),
+          help="A ready-made lesson: its settings, and a caption with the fit's numbers."),
     Field("present", bool, False, "Presenter mode", "view",
           help="For a projector: hides the controls, enlarges type and markers, and uses "
                "the light print theme in every chart."),
@@ -229,6 +236,7 @@ class State:
     leaf: int = BY_KEY["leaf"].default
     showvalid: bool = BY_KEY["showvalid"].default
     pair: str = BY_KEY["pair"].default
+    lesson: str = BY_KEY["lesson"].default
     present: bool = BY_KEY["present"].default
 
     @classmethod

@@ -25,10 +25,15 @@ def body(ctx):
             st.error(f"{app.md_escape(name)}: this setting cannot be fitted: "
                      f"{app.md_escape(str(error))}", icon=":material/error:")
             return
+    app.lesson(ctx, s, "compare", fits[0][0], fits[1][0])
     if s.is_regression and s.pair == "leafrule":
         st.caption("With squared error every hessian is 1: the Newton step Σr / Σh is the "
                    "mean residual, so the two sides are the same fit.")
-    if flip:
+    if flip == "deepest":
+        st.caption("On both sides the training point deepest inside its class has its label "
+                   "flipped: the exponential loss weighs it by e^(−yF), which grows without "
+                   "bound, and log-loss by |y − p| < 1.")
+    elif flip:
         st.caption(f"{flip:.0%} of the training labels are flipped on both sides: the points "
                    "the exponential loss weighs by e^(−yF) pull its boundary much harder.")
     columns = st.columns(2, gap="small")

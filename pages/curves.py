@@ -9,6 +9,7 @@ ctx = app.page("Curves: loss and accuracy round by round, and where it starts")
 
 def body(ctx):
     s = app.round_bar(ctx)
+    app.lesson(ctx, s, "curves")
     m = s.round
     app.chart(app.figure(figures.curves, ctx.trace, m, uirevision=ctx.key), s, "curves",
                   key="chart_curves", on_select=app.select_round_from, live=True)

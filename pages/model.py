@@ -15,6 +15,7 @@ ctx = app.page("Model: the prediction after round m, and what the next tree fits
 def body(ctx):
     s = app.round_bar(ctx)
     m = s.round
+    app.lesson(ctx, s, "model")
     tr, grid = ctx.trace, ctx.grid
     app.field("showvalid", s, on_change=app.mark_acted, disabled=ctx.valid is None)
     model = app.figure(figures.model_view, tr, m, grid, show_valid=s.showvalid,

@@ -26,6 +26,7 @@ def node_picker(tree) -> int:
 
 def body(ctx):
     s = app.round_bar(ctx)
+    app.lesson(ctx, s, "splits")
     m = s.round
     tr = ctx.trace
     if m == 0:

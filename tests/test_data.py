@@ -10,6 +10,7 @@ from explorer.data import (
     DataError,
     Dataset,
     dataset_hash,
+    deepest_row,
     flip_labels,
     make_toy,
     sample,
@@ -166,3 +167,14 @@ def test_the_validation_split_is_drawn_from_the_sample():
 def test_sample_refuses_a_bad_size():
     with pytest.raises(DataError, match="number of points"):
         sample(make_toy("moons", n=100), 0)
+
+
+def test_flipping_the_deepest_point_flips_one_label_deep_in_its_class():
+    ds = make_toy("linear", n=200, noise=0.05, seed=2)
+    flipped = flip_labels(ds, "deepest")
+    changed = np.flatnonzero(flipped.y != ds.y)
+    assert len(changed) == 1 and changed[0] == deepest_row(ds)
+    i = changed[0]
+    own = ds.X[ds.y == ds.y[i]].mean(axis=0)
+    other = ds.X[ds.y != ds.y[i]].mean(axis=0)
+    assert np.linalg.norm(ds.X[i] - other) > np.linalg.norm(ds.X[i] - own)

@@ -10,7 +10,7 @@ below and nothing else.
 
 from ..text import number as fmt
 from .component import chart, figure
-from .context import md_escape, page, setup, variant
+from .context import lesson, md_escape, page, setup, variant
 from .controls import MAX_POINT_ROUNDS, field
 from .stepper import (leaf_picker, mark_acted, round_bar, run_page, sample_picker,
                       select_leaf_from, select_round_from, select_sample_from)
@@ -18,6 +18,6 @@ from .store import current as state
 from .text import f0_block, leaf_block, ledger_table, metrics_row, sample_block
 
 __all__ = ["MAX_POINT_ROUNDS", "chart", "f0_block", "field", "figure", "fmt", "leaf_block",
-           "leaf_picker", "ledger_table", "mark_acted", "md_escape", "metrics_row", "page",
-           "round_bar", "run_page", "sample_block", "sample_picker", "select_leaf_from",
+           "leaf_picker", "ledger_table", "lesson", "mark_acted", "md_escape", "metrics_row",
+           "page", "round_bar", "run_page", "sample_block", "sample_picker", "select_leaf_from",
            "select_round_from", "select_sample_from", "setup", "state", "variant"]

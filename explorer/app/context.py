@@ -17,6 +17,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from .. import data as datamod, fit
 from ..numbers import summaries
 from ..numbers.grid import Grid, make_grid
+from ..lessons import LESSONS
 from ..state import State
 from . import component, controls, store
 from .figure_cache import name as name_shared
@@ -134,10 +135,14 @@ def setup() -> None:
     state = store.current()
     got = controls.data(state)
     controls.fit(state)
+    controls.lessons(state)
     controls.presenting(state)
     st.sidebar.caption("Every setting is in the page's address: copy the link to share "
                        "this exact view.")
     st.session_state[_ROUTED] = True
+    goto = st.session_state.pop(controls.GOTO, None)
+    if goto:
+        st.switch_page(f"pages/{goto}.py")
     st.session_state[_CTX] = (None, got) if isinstance(got, str) else _context(state, *got)
 
 
@@ -157,7 +162,7 @@ def variant(ctx: Context, state: State, flip: float = 0.0):
     raises ValueError (DataError, DivergedError) when the setting cannot be fitted.
     """
     train = datamod.flip_labels(ctx.train, flip, seed=state.dseed) if flip else ctx.train
-    data_key = f"{ctx.data_key}|flip{flip:g}" if flip else ctx.data_key
+    data_key = f"{ctx.data_key}|flip{flip}" if flip else ctx.data_key
     return _fitted_with_grid(state, data_key, train, ctx.valid)
 
 
@@ -175,6 +180,16 @@ def _ensure_routed() -> None:
     if PagesManager.uses_pages_directory or not st.session_state.get(_ROUTED):
         PagesManager.uses_pages_directory = False
         st.rerun()
+
+
+def lesson(ctx: Context, state: State, page: str, *traces) -> None:
+    """The caption of the lesson this state is, on the lesson's page, with the numbers of
+    the fits on screen (the page's own, or the Compare page's two)."""
+    chosen = LESSONS.get(state.lesson)
+    if chosen is not None and chosen.page == page:
+        args = (ctx.trace,) if not traces else (*traces, state, ctx.train)
+        st.info(f"**Lesson: {chosen.title}.** {md_escape(chosen.caption(*args))}",
+                icon=":material/school:")
 
 
 def page(title: str) -> Context:

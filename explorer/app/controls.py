@@ -12,7 +12,8 @@ import hashlib
 import streamlit as st
 
 from .. import data as datamod
-from ..state import BY_KEY, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
+from ..lessons import LESSONS
+from ..state import BY_KEY, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
 from ..upload import default_features, read_table, to_dataset
 from . import store
 
@@ -205,6 +206,25 @@ def fit(state: State) -> None:
         side.caption("Second-order trees: log-loss only; the leaf rule, leaf limit, "
                      "minimum leaf size and subsample do not apply.")
     field("seed", state, side)
+
+
+GOTO = "_goto"  # the page a lesson opens, switched to in the next run
+
+
+def lessons(state: State) -> None:
+    """The ready-made lessons: a click sets the lesson's data and settings and opens its
+    page; the address then holds the lesson, to be copied onto a slide."""
+    with st.sidebar.expander("Lessons", expanded=bool(state.lesson)):
+        for lesson in LESSONS.values():
+            st.button(lesson.title, key=f"lesson_{lesson.key}", on_click=_open, args=(lesson,),
+                      type="tertiary", icon=":material/school:", width="stretch")
+
+
+def _open(lesson) -> None:
+    start = State(present=store.peek().present)
+    store.update(**{**{key: getattr(start, key) for key in KEYS}, **lesson.settings,
+                    "lesson": lesson.key})
+    st.session_state[GOTO] = lesson.page
 
 
 # Presenter mode hides the controls with CSS rather than not drawing them: the upload and

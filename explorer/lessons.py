@@ -1,0 +1,109 @@
+"""Ready-made lessons: each sets data and settings to show one classic fact, on one page,
+with a one-line caption whose numbers come from the fit on screen.
+
+A lesson is just a link: its settings are State fields (``lesson=<key>`` plus what it
+sets), so it can go on a slide. The captions are plain functions of the traces the page
+fitted (two for the Compare page's pairs), with no Streamlit in them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .data import deepest_row
+
+
+@dataclass(frozen=True)
+class Lesson:
+    key: str
+    title: str
+    page: str  # url_path of the page that shows it
+    settings: dict  # State fields (URL keys) it sets, over the defaults
+    # (trace), or on the Compare page (trace_a, trace_b, state, training data of both)
+    caption: Callable[..., str]
+
+
+def _imbalance(trace) -> str:
+    n = len(trace.y)
+    n_pos = int(np.count_nonzero(trace.y == 1))
+    return (f"{n_pos} of the {n} training points are class 1, so f₀ = log(N₊/N₋) = "
+            f"log({n_pos}/{n - n_pos}) = {trace.f0:.4f}, not 0: before any tree the model "
+            f"already says p₀ = {n_pos / n:.2f}, the share of class 1.")
+
+
+def _outlier(log_loss, exponential, state, train) -> str:
+    i = deepest_row(train)
+    m = state.round
+    r_log = np.abs(log_loss.residual(m))
+    weight = np.abs(exponential.residual(m))  # |ỹ e^(−ỹF)| = e^(−ỹF)
+    return (f"The label of training point #{i}, deep inside its class, is flipped. At round "
+            f"{m} the exponential loss weighs it by e^(−ỹF) = {weight[i]:.3g}, "
+            f"{weight[i] / weight.sum():.0%} of all the weight, where log-loss gives it "
+            f"|y − p| = {r_log[i]:.3f} (never more than 1), {r_log[i] / r_log.sum():.0%}: "
+            "the exponential loss's trees chase the outlier. Step through the rounds.")
+
+
+def _first_round_at(loss: np.ndarray, level: float) -> int | None:
+    reached = np.flatnonzero(loss <= level)
+    return int(reached[0]) if len(reached) else None
+
+
+def _slow(fast, slow, state, train) -> str:
+    M = slow.n_rounds
+    level = float(slow.train_loss[M])
+    k = _first_round_at(fast.train_loss, level)
+    when = f"by round {k}" if k is not None else f"not within {M} rounds"
+    return (f"ν = {slow.learning_rate:g} brings the training loss to {level:.4f} after all "
+            f"{M} rounds; ν = {fast.learning_rate:g} got there {when}. Smaller steps need "
+            "more rounds (and often generalise better).")
+
+
+def _overfit(trace) -> str:
+    v, t = trace.valid_loss, trace.train_loss
+    if v is None:
+        return "Give the fit a validation share to see the validation loss turn up."
+    best = int(np.argmin(v))
+    M = trace.n_rounds
+    return (f"The validation loss is lowest at round {best} ({v[best]:.4f}) and rises to "
+            f"{v[M]:.4f} by round {M}, while the training loss keeps falling, to {t[M]:.2g}: "
+            f"deep trees (depth {trace.params['max_depth']}) learn the noise.")
+
+
+def _xor(stumps, deeper, state, train) -> str:
+    M = stumps.n_rounds
+    return (f"After {M} rounds, trees of depth {stumps.params['max_depth']} reach a training "
+            f"accuracy of {stumps.train_accuracy[M]:.0%} and trees of depth "
+            f"{deeper.params['max_depth']} {deeper.train_accuracy[M]:.0%}: a sum of stumps is "
+            "a function of x1 plus a function of x2, and XOR needs both at once (depth 2).")
+
+
+def _ties(trace) -> str:
+    X = trace.X
+    k1, k2 = (len(np.unique(X[:, j].astype(np.float32))) for j in (0, 1))
+    return (f"x1 takes only {k1} distinct values and x2 {k2} among {len(X)} training points: "
+            "every threshold falls midway between two of them, and the order in which "
+            "scikit-learn adds tied residuals decides the last bits of each sum (the "
+            "explorer follows it).")
+
+
+LESSONS = {lesson.key: lesson for lesson in (
+    Lesson("imbalance", "Imbalanced classes: f₀ is not 0", "model",
+           dict(data="gaussians", balance=0.2, rounds=30), _imbalance),
+    Lesson("outlier", "One mislabelled point: exponential loss against log-loss", "compare",
+           dict(data="linear", n=125, noise=0.05, pair="outlier", depth=1, lr=0.5, rounds=50,
+                round=20),
+           _outlier),
+    Lesson("slow", "A small learning rate needs more rounds", "compare",
+           dict(data="moons", pair="lr", rounds=100), _slow),
+    Lesson("overfit", "Deep trees overfit: the validation loss turns up", "curves",
+           dict(data="moons", n=300, noise=0.4, depth=6, lr=0.5, rounds=150, valid=0.3),
+           _overfit),
+    Lesson("xor", "XOR needs depth 2", "compare",
+           dict(data="xor", noise=0.1, pair="depth", rounds=50), _xor),
+    Lesson("ties", "Tied values: rounded data", "splits",
+           dict(data="tied", n=300, noise=0.2, rounds=20, round=1), _ties),
+)}
+
