@@ -1,12 +1,13 @@
 """Exports for slides: storyboards, animations, PNG/SVG images and their file names."""
 
-from .images import (ExportError, MIN_WIDTH, PRINT_TEMPLATE, find_browser, for_export,
-                     shutdown, to_image)
-from .names import export_name
-__all__ = ["ANIMATION_FRAMES", "ExportError", "FORMATS", "MIN_WIDTH", "PANEL", "PLANE_SIZE",
-           "PRINT_TEMPLATE", "VIEWS", "animation", "animation_html", "animation_rounds",
-           "check_rounds", "export_name", "find_browser", "for_export", "parse_rounds",
-           "shutdown", "storyboard", "storyboard_rounds", "to_image", "view_figure"]
+from .images import (ExportError, MIN_WIDTH, NO_BROWSER, PRINT_TEMPLATE, find_browser,
+                     for_export, shutdown, to_image)
+from ..settings import export_name  # kept here: exports are named with it
+__all__ = ["ANIMATION_FRAMES", "ExportError", "FORMATS", "MIN_WIDTH", "NO_BROWSER", "PANEL",
+           "PLANE_SIZE", "PRINT_TEMPLATE", "VIEWS", "animation", "animation_html",
+           "animation_rounds", "check_rounds", "export_name", "find_browser", "for_export",
+           "parse_rounds", "shutdown", "storyboard", "storyboard_rounds", "to_image",
+           "view_figure"]
 
 from .storyboard import (ANIMATION_FRAMES, FORMATS, PANEL, PLANE_SIZE, VIEWS, animation,
                          animation_html, animation_rounds, check_rounds, parse_rounds,

@@ -21,6 +21,7 @@ import plotly.io as pio
 from .. import figures
 from ..figures import theme
 from ..numbers.grid import Grid, make_grid
+from ..settings import Settings
 from .images import PLANE_SIZE, PRINT_TEMPLATE, for_export
 
 
@@ -240,17 +241,6 @@ def _place(item: dict, k: int, domain_x, domain_y) -> dict:
     return item
 
 
-def _params_line(trace) -> str:
-    p = trace.params
-    parts = [str(p["loss"]).replace("_", "-"), f"M = {p['n_rounds']}",
-             f"ν = {p['learning_rate']:g}", f"depth ≤ {p['max_depth']}"]
-    if p.get("max_leaves"):
-        parts.append(f"≤ {p['max_leaves']} leaves")
-    if p.get("subsample", 1.0) < 1:
-        parts.append(f"subsample {p['subsample']:g}")
-    return ", ".join(parts)
-
-
 def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None, *,
                feature_names=("x1", "x2"), classes=None, target_name="y",
                title: str | None = None,
@@ -312,7 +302,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
                           font=dict(size=18, color=theme.INK)))
     label = VIEWS[view][1]
     title = title or f"{label} at rounds {', '.join(map(str, rounds))}"
-    subtitle = " · ".join(x for x in (data_label, _params_line(trace)) if x)
+    subtitle = " · ".join(x for x in (data_label, Settings.of(trace.params).params_line()) if x)
     margin = dict(l=70, r=20, t=130, b=110)
     height = rows * PANEL + margin["t"] + margin["b"]
     layout = dict(
