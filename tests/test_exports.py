@@ -366,7 +366,7 @@ def test_concurrent_exports_each_get_their_own_image():
     results, errors = {}, []
     barrier = threading.Barrier(n)
 
-    def export(i):
+    def export_one(i):  # not `export`: that is the module under test
         fig = go.Figure(go.Bar(x=["a", "b"], y=[i, n - i]),
                         layout=dict(title=dict(text=f"thread-{i:02d}-marker"), width=500,
                                     height=300))
@@ -376,7 +376,7 @@ def test_concurrent_exports_each_get_their_own_image():
         except Exception as error:  # noqa: BLE001  (reported below)
             errors.append(error)
 
-    threads = [threading.Thread(target=export, args=(i,)) for i in range(n)]
+    threads = [threading.Thread(target=export_one, args=(i,)) for i in range(n)]
     start = time.perf_counter()
     for t in threads:
         t.start()
