@@ -224,12 +224,10 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
     nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
     title = f"Residuals after round {m}: r = {losses.of(trace).residual_html} ({nxt})"
-    bar = colorbar(f"r = {losses.of(trace).residual_html}")
-    colour = panel.colour(dict(cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
-                               colorbar=bar))
     if grid.is_line:
-        return _residual_line(trace, m, grid, r, colour, scale, feature_names[0], sample,
-                              title, height, uirevision, panel, bar)
+        return _residual_line(trace, grid, r, scale, feature_names[0], sample, title, height,
+                              uirevision, panel)
+    colour, colour_axis = _residual_colours(trace, scale, panel)
     data = [] if not trace.is_classifier else [
         boundary_trace(grid, grid.F[m], color=MUTED, width=1.5, dash="dot",
                        axes=(panel.xaxis, panel.yaxis))]
@@ -245,14 +243,22 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, **plane_layout(grid, feature_names, panel),
-        **panel.colour_axis(DIVERGING, -scale, scale, bar)))
+        title, height, uirevision, **plane_layout(grid, feature_names, panel), **colour_axis))
 
 
-def _residual_line(trace, m, grid, r, colour, scale, name, sample, title, height, uirevision,
-                   panel, bar):
+def _residual_colours(trace, scale, panel) -> tuple[dict, dict]:
+    """(the residual markers' colour settings, the layout's shared colour axis if any):
+    the diverging scale on [-scale, scale], white at r = 0."""
+    bar = colorbar(f"r = {losses.of(trace).residual_html}")
+    return (panel.colour(dict(cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
+                              colorbar=bar)),
+            panel.colour_axis(DIVERGING, -scale, scale, bar))
+
+
+def _residual_line(trace, grid, r, scale, name, sample, title, height, uirevision, panel):
     """The residuals of a one-input fit against x, coloured as on the plane."""
     x = trace.X[:, 0]
+    colour, colour_axis = _residual_colours(trace, scale, panel)
     data = [dict(type=scatter_type(len(r)), x=f32(x), y=f32(r), mode="markers",
                  name=losses.of(trace).residual_html, showlegend=False,
                  customdata=f32(np.column_stack([np.arange(len(r)), r])),
@@ -269,7 +275,7 @@ def _residual_line(trace, m, grid, r, colour, scale, name, sample, title, height
                      dict(range=[-reach, reach],
                           title=dict(text=f"r = {losses.of(trace).residual_html}"),
                           zeroline=True, zerolinecolor=MUTED, zerolinewidth=1.5)),
-        **panel.colour_axis(DIVERGING, -scale, scale, bar)))
+        **colour_axis))
 
 
 # --- 3. tree m on the plane ----------------------------------------------------------
