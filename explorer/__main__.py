@@ -25,6 +25,7 @@ from pathlib import Path
 from . import export as exporting, fit
 from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_toy, split
 from .numbers.grid import make_grid
+from .settings import Settings
 from .state import BY_KEY, ENGINE_LOSS, LOSSES
 from .upload import load_csv
 
@@ -180,11 +181,12 @@ def export(args, log=print) -> list[Path]:
     grid = make_grid(trace)
     names = dict(feature_names=train.feature_names, classes=train.classes or None,
                  target_name=train.target_name)
+    settings = Settings.of(params)
     args.out.mkdir(parents=True, exist_ok=True)
     written = []
 
     def write(content, view, which, ext):
-        path = args.out / exporting.export_name(name, params, view, which, ext)
+        path = args.out / settings.file_name(name, view, which, ext)
         if isinstance(content, str):
             path.write_text(content, encoding="utf-8")
         else:
@@ -215,7 +217,7 @@ def export(args, log=print) -> list[Path]:
 def warm() -> int:
     """Compile the engine, saying so in the terminal (the first time takes about a minute)."""
     import time
-    from .appdata import warm_up
+    from .numbers.summaries import warm_up
     print("Compiling the boosting engine into numba's cache (about a minute the first "
           "time, a second after that)…", file=sys.stderr, flush=True)
     start = time.perf_counter()

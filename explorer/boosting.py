@@ -34,6 +34,14 @@ MAX_ROUNDS = 5000
 DIVERGED = 1e150  # |F| beyond this (or not finite) ends a fit: its squared error would overflow
 _NO_LIMIT = np.iinfo(np.int32).max  # scikit-learn's depth for max_depth=None
 SPLITS = ("squared_error", "hessian")
+# The fit parameters only one split rule uses. fit refuses the others when they are set
+# (a silently ignored option would mislead), and the app disables their controls and
+# leaves them out of its fits (explorer.settings.applies reads this table).
+ONLY_FOR = {
+    "squared_error": ("max_leaves", "min_samples_leaf", "min_samples_split", "subsample",
+                      "leaf"),
+    "hessian": ("reg_lambda", "gamma", "min_child_weight"),
+}
 LEAF_RULES = ("newton", "mean", "exact", "line_search")
 NEWTON, MEAN, EXACT, LINE_SEARCH = range(4)
 
@@ -167,7 +175,9 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
                  nodes=nodes, offsets=offsets, rho=rho if leaf == "line_search" else None)
 
 
-_DEFAULTS = {name: p.default for name, p in inspect.signature(fit).parameters.items()}
+# fit's keyword arguments and their defaults (the data arguments have none)
+DEFAULTS = {name: p.default for name, p in inspect.signature(fit).parameters.items()
+            if p.default is not inspect.Parameter.empty}
 
 
 def _check_split_options(hessian, *, loss, max_depth, **options):
@@ -178,14 +188,12 @@ def _check_split_options(hessian, *, loss, max_depth, **options):
         if max_depth == _NO_LIMIT:
             raise ValueError("split='hessian' needs a max_depth (xgboost's exact method has "
                              "no unlimited depth); got None.")
-        ignored = ("max_leaves", "subsample", "min_samples_leaf", "min_samples_split", "leaf")
-    else:
-        ignored = ("reg_lambda", "gamma", "min_child_weight")
-    for name in ignored:
-        if options[name] != _DEFAULTS[name]:
+    split = "hessian" if hessian else "squared_error"
+    other = "squared_error" if hessian else "hessian"
+    for name in ONLY_FOR[other]:
+        if options[name] != DEFAULTS[name]:
             raise ValueError(f"{name}={options[name]!r} has no effect with "
-                             f"split={'hessian' if hessian else 'squared_error'!r}; leave it at "
-                             f"{_DEFAULTS[name]!r} or change split.")
+                             f"split={split!r}; leave it at {DEFAULTS[name]!r} or change split.")
 
 
 class DivergedError(ValueError):

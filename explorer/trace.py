@@ -85,21 +85,30 @@ class Trace:
 
     def residual(self, m):
         """Pseudo-residuals -dL/dF at F_m (y - p for log-loss); tree m + 1 is fitted to them."""
-        return self._derivatives(m)[0]
+        self._check_round(m)
+        return self._derivatives(self.y, self.raw[m])[0]
 
     def hessian(self, m):
         """Second derivatives at F_m (p (1 - p) for log-loss), as the leaf values use them."""
-        return self._derivatives(m)[1]
-
-    def _derivatives(self, m):
         self._check_round(m)
-        r, h = np.empty_like(self.y), np.empty_like(self.y)
+        return self._derivatives(self.y, self.raw[m])[1]
+
+    def sample_residuals(self, i):
+        """Pseudo-residual of training sample i at every round, shape (n_rounds + 1,):
+        entry m is ``residual(m)[i]``, computed the same way (float32 for second-order
+        trees), without computing every other sample's."""
+        raw = np.ascontiguousarray(self.raw[:, i])
+        return self._derivatives(np.full(len(raw), self.y[i]), raw)[0]
+
+    def _derivatives(self, y, raw):
+        """(-dL/dF, d2L/dF2) of labels y at scores raw, as the fit computed them."""
         if self.second_order:
-            g32, h32 = np.empty(len(self.y), np.float32), np.empty(len(self.y), np.float32)
-            second_order.gradients(self.y, self.raw[m].astype(np.float32), g32, h32)
+            g32, h32 = np.empty(len(y), np.float32), np.empty(len(y), np.float32)
+            second_order.gradients(y, raw.astype(np.float32), g32, h32)
             return -g32.astype(np.float64), h32.astype(np.float64)
-        losses.negative_gradient(self._code, self.y, self.raw[m], r)
-        losses.hessian(self._code, self.y, r, h)
+        r, h = np.empty_like(y), np.empty_like(y)
+        losses.negative_gradient(self._code, y, raw, r)
+        losses.hessian(self._code, y, r, h)
         return r, h
 
     def proba(self, m):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from explorer import figures, fit
-from explorer.numbers import leaves
+from explorer.numbers import leaves, splits
 from explorer.numbers import summaries
 from explorer.data import make_toy
 
@@ -35,7 +35,7 @@ def test_leaf_loss_marks_newton_and_exact(moons):
     for m in (1, 6):
         for node in summaries.leaves_of(moons, m):
             story = leaves.leaf_story(moons, m, int(node))
-            fig = finite_json(figures.leaf_loss(moons, m, int(node)))
+            fig = finite_json(figures.leaf_loss(story, m, int(node)))
             names = " ".join(t.get("name", "") for t in fig["data"])
             assert "Newton" in names and "Taylor" in names
             if story["pure"]:
@@ -47,19 +47,20 @@ def test_leaf_loss_marks_newton_and_exact(moons):
 
 
 def test_leaf_loss_round_zero_is_a_message(moons):
-    fig = finite_json(figures.leaf_loss(moons, 0, 0))
+    fig = finite_json(figures.leaf_loss(None, 0, 0))
     assert "Round 0" in fig["layout"]["annotations"][0]["text"]
 
 
 def test_split_scan_both_rules_and_chosen_split(moons, hessian):
     for trace in (moons, hessian):
-        fig = finite_json(figures.split_scan(trace, 1, 0, feature_names=("a<b>", "c")))
+        fig = finite_json(figures.split_scan(splits.scan(trace, 1, 0), 1, 0,
+                                             feature_names=("a<b>", "c")))
         assert len(fig["layout"]["shapes"]) == 2  # the root's split, in both rows
         assert "a&lt;b&gt;" in json.dumps(fig) and "a<b>" not in json.dumps(fig)
         names = {t.get("name") for t in fig["data"]}
         assert {"squared-error reduction", "second-order gain"} <= names
     leaf = int(summaries.leaves_of(moons, 1)[0])
-    fig = finite_json(figures.split_scan(moons, 1, leaf))
+    fig = finite_json(figures.split_scan(splits.scan(moons, 1, leaf), 1, leaf))
     assert not fig["layout"].get("shapes")
 
 

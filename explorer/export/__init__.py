@@ -1,8 +1,8 @@
 """Exports for slides: storyboards, animations, PNG/SVG images and their file names."""
 
+from ..settings import export_name  # exports are named by the fit's settings
 from .images import (MIN_WIDTH, NO_BROWSER, PRINT_TEMPLATE, ExportError, find_browser,
                      for_export, shutdown, to_image)
-from .names import export_name
 from .storyboard import (ANIMATION_FRAMES, FORMATS, PANEL, PLANE_SIZE, VIEWS, animation,
                          animation_html, animation_rounds, check_rounds, parse_rounds,
                          storyboard, storyboard_rounds, view_figure)

@@ -1,17 +1,20 @@
 """Slides from the figures: one view at one round, a storyboard of rounds in a grid with
 one colour scale, and the rounds as a self-contained HTML animation.
 
+A storyboard asks each view for its panel (``panel=``: its cell, labels, legend and the
+shared colour axis) on the range the rounds share (``scale=``, ``vmax=``), then puts the
+panels' traces, axes, shapes and labels together as they come: it never rewrites a
+finished figure.
+
 No Streamlit here; the Slides page and the command line (``python -m explorer export``)
 call these functions.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 import math
 import re
-import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,7 +23,9 @@ import plotly.io as pio
 
 from .. import figures
 from ..figures import theme
+from ..figures.theme import Panel
 from ..numbers.grid import Grid, make_grid
+from ..settings import Settings
 from .images import PLANE_SIZE, PRINT_TEMPLATE, for_export
 
 
@@ -33,9 +38,6 @@ VIEWS = {
 
 
 FORMATS = ("png", "svg", "html")
-
-
-
 
 PANEL = 430  # layout size of one storyboard panel
 
@@ -148,109 +150,6 @@ def animation_rounds(n_rounds: int, frames: int = ANIMATION_FRAMES) -> list[int]
     return sorted(set(range(10)) | set(int(m) for m in later))
 
 
-def _axis_name(k: int, letter: str) -> str:
-    return letter if k == 0 else f"{letter}{k + 1}"
-
-
-def _color_spec(trace: dict):
-    """(holder, lo, hi) of a trace coloured by a scale: the trace or its marker."""
-    for holder, lo, hi in ((trace, "zmin", "zmax"), (trace.get("marker") or {}, "cmin", "cmax")):
-        if "colorscale" in holder:
-            return holder, holder.get(lo), holder.get(hi)
-    return None, None, None
-
-
-_TYPED = {"f8": "<f8", "f4": "<f4", "i4": "<i4", "i2": "<i2", "i1": "i1", "u4": "<u4",
-          "u2": "<u2", "u1": "u1"}
-
-
-def _numbers(value) -> np.ndarray:
-    """A plotly JSON array (a list, or plotly's base64 typed array) as float numbers."""
-    if isinstance(value, dict) and "bdata" in value:
-        raw = np.frombuffer(base64.b64decode(value["bdata"]), dtype=_TYPED[value["dtype"]])
-        return raw.astype(float)
-    return np.asarray(value, dtype=float)
-
-
-def _share_colours(panels: list[dict]) -> dict | None:
-    """Move every colour scale of the panels onto one coloraxis with their common range.
-
-    Returns the layout's coloraxis (None when no panel has a scale). The panels were
-    drawn on one shared range (:func:`_shared_range`: the tree view's leaf boxes are
-    filled on it too), so this only moves the scales onto the one axis.
-    """
-    found = []
-    for panel in panels:
-        for trace in panel["data"]:
-            holder, lo, hi = _color_spec(trace)
-            if holder is not None:
-                found.append((panel, trace, holder, lo, hi))
-    lows = [float(f[3]) for f in found if f[3] is not None]
-    highs = [float(f[4]) for f in found if f[4] is not None]
-    if not lows or not highs:
-        return None  # no stated ranges to share (every view here states them)
-    lo, hi = min(lows), max(highs)
-    scale = found[0][2]["colorscale"]
-    axis = dict(colorscale=scale, cmin=lo, cmax=hi,
-                colorbar=dict(found[0][2].get("colorbar") or {}, len=0.6))
-    for panel, trace, holder, _, _ in found:
-        for key in ("colorscale", "colorbar", "zmin", "zmax", "zmid", "cmin", "cmax",
-                    "cmid", "showscale", "zauto", "cauto"):
-            holder.pop(key, None)
-        holder["coloraxis"] = "coloraxis"
-    return axis
-
-
-def _panel_axes(panel: dict, k: int, domain_x, domain_y, bottom: bool, left: bool) -> dict:
-    """Axes of panel k: the view's own ranges and titles, placed in its cell."""
-    xa, ya = _axis_name(k, "x"), _axis_name(k, "y")
-    keep = ("range", "title", "showgrid", "zeroline", "constrain", "visible",
-            "showticklabels", "scaleratio")
-    axes = {}
-    for letter, name, other, domain, outer in (("x", xa, ya, domain_x, bottom),
-                                               ("y", ya, xa, domain_y, left)):
-        source = panel["layout"].get(f"{letter}axis", {})
-        axis = {key: source[key] for key in keep if key in source}
-        axis.update(anchor=other, domain=domain)
-        if letter == "y" and "scaleanchor" in source:
-            axis["scaleanchor"] = xa
-        if not outer:  # ranges are the same in every panel: label the outer ones only
-            axis.update(title=dict(text=""), showticklabels=False)
-        axes[f"{letter}axis{'' if k == 0 else k + 1}"] = axis
-    return axes
-
-
-def _place(item: dict, k: int, domain_x, domain_y) -> dict:
-    """A shape or annotation of panel k moved onto its axes (paper positions into its cell).
-
-    A message written across a whole figure (such as "Round 0 has no tree") is
-    wrapped to fit the narrower panel.
-    """
-    item = dict(item)
-    for letter, domain in (("x", domain_x), ("y", domain_y)):
-        ref = item.get(f"{letter}ref", letter)
-        if ref == "paper":
-            for key in (letter, f"{letter}0", f"{letter}1"):
-                if key in item:
-                    item[key] = domain[0] + float(item[key]) * (domain[1] - domain[0])
-        elif ref == letter:
-            item[f"{letter}ref"] = _axis_name(k, letter)
-    if item.get("xref") == "paper" and "text" in item:
-        item["text"] = "<br>".join(textwrap.wrap(item["text"], 32))
-    return item
-
-
-def _params_line(trace) -> str:
-    p = trace.params
-    parts = [str(p["loss"]).replace("_", "-"), f"M = {p['n_rounds']}",
-             f"ν = {p['learning_rate']:g}", f"depth ≤ {p['max_depth']}"]
-    if p.get("max_leaves"):
-        parts.append(f"≤ {p['max_leaves']} leaves")
-    if p.get("subsample", 1.0) < 1:
-        parts.append(f"subsample {p['subsample']:g}")
-    return ", ".join(parts)
-
-
 def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None, *,
                feature_names=("x1", "x2"), classes=None, target_name="y",
                title: str | None = None,
@@ -283,36 +182,39 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
     rounds = check_rounds(trace, rounds)
     grid = grid if grid is not None else make_grid(trace)
     shared = _shared_range(trace, view, rounds)
-    panels = [_draw(trace, view, m, grid, feature_names, classes, target_name,
-                    **shared).to_plotly_json()
-              for m in rounds]
-    coloraxis = _share_colours(panels)
-
-    n = len(panels)
+    n = len(rounds)
     cols = n if n <= 3 else math.ceil(math.sqrt(n))
     rows = math.ceil(n / cols)
     gap_x, gap_y = 0.04, 0.12 / rows
     cell_w, cell_h = (1 - gap_x * (cols - 1)) / cols, (1 - gap_y * (rows - 1)) / rows
-    data, layout_axes, shapes, notes = [], {}, [], []
-    for k, (m, panel) in enumerate(zip(rounds, panels)):
+    data, layout_axes, shapes, notes, coloraxis = [], {}, [], [], {}
+    for k, m in enumerate(rounds):
         r, c = divmod(k, cols)
-        dx = [c * (cell_w + gap_x), c * (cell_w + gap_x) + cell_w]
+        dx = (c * (cell_w + gap_x), c * (cell_w + gap_x) + cell_w)
         top = 1 - r * (cell_h + gap_y)
-        dy = [top - cell_h, top]
-        for t in panel["data"]:
-            t.update(xaxis=_axis_name(k, "x"), yaxis=_axis_name(k, "y"))
-            if k > 0:
-                t["showlegend"] = False
-            data.append(t)
-        layout_axes.update(_panel_axes(panel, k, dx, dy, bottom=k + cols >= n, left=c == 0))
-        shapes += [_place(s, k, dx, dy) for s in panel["layout"].get("shapes", [])]
-        notes += [_place(a, k, dx, dy) for a in panel["layout"].get("annotations", [])]
+        dy = (top - cell_h, top)
+        # Each round is the view itself, drawn in its cell: the ranges are the same in
+        # every panel, so only the outer axes are labelled; the legend comes from the
+        # first panel; colours go through one colour axis on the shared range.
+        panel = Panel(k + 1, x_domain=dx, y_domain=dy, x_labels=k + cols >= n,
+                      y_labels=c == 0, legend=k == 0, coloraxis=True, colorbar_len=0.6,
+                      message_width=32)
+        spec = _draw(trace, view, m, grid, feature_names, classes, target_name,
+                     panel=panel, **shared).to_plotly_json()
+        own = spec["layout"]
+        data += spec["data"]
+        layout_axes.update({key: own[key] for key in (f"xaxis{panel.suffix}",
+                                                      f"yaxis{panel.suffix}")})
+        shapes += own.get("shapes", [])
+        notes += own.get("annotations", [])
+        # the same in every panel that has colours (round 0 of the tree view has none)
+        coloraxis = coloraxis or own.get("coloraxis", {})
         notes.append(dict(text=f"round {m}", x=sum(dx) / 2, y=top, xref="paper", yref="paper",
                           xanchor="center", yanchor="bottom", showarrow=False,
                           font=dict(size=18, color=theme.INK)))
     label = VIEWS[view][1]
     title = title or f"{label} at rounds {', '.join(map(str, rounds))}"
-    subtitle = " · ".join(x for x in (data_label, _params_line(trace)) if x)
+    subtitle = " · ".join(x for x in (data_label, Settings.of(trace.params).params_line()) if x)
     margin = dict(l=70, r=20, t=130, b=110)
     height = rows * PANEL + margin["t"] + margin["b"]
     layout = dict(
@@ -325,7 +227,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
         # below the x-axis titles: 70 px under the panels, whatever the number of rows
         legend=dict(orientation="h", x=0.0, yanchor="top",
                     y=-70 / (height - margin["t"] - margin["b"])))
-    if coloraxis is not None:
+    if coloraxis:
         layout["coloraxis"] = coloraxis
     return for_export(go.Figure(data=data, layout=layout))
 
@@ -405,21 +307,6 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _float32(value):
-    """float64 typed arrays (plotly's base64 form) at any depth made float32.
-
-    Half the bytes, and still far finer than what a chart shows.
-    """
-    if isinstance(value, dict):
-        if value.get("dtype") == "f8" and isinstance(value.get("bdata"), str):
-            return dict(value, dtype="f4", bdata=base64.b64encode(
-                _numbers(value).astype("<f4").tobytes()).decode("ascii"))
-        return {k: _float32(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_float32(v) for v in value]
-    return value
-
-
 def _frame_data(rounds_data: list[list[dict]]) -> list[list[dict]]:
     """Per frame, only the properties of each trace that change over the frames.
 
@@ -444,10 +331,8 @@ def animation_html(trace, view: str, rounds: Sequence[int] | None = None,
 
     ``options`` go to :func:`animation`. The page fetches nothing from elsewhere.
     """
-    spec = animation(trace, view, rounds, grid, **options).to_plotly_json()
-    # Validation would turn the float32 arrays back into float64: the figure was
-    # validated when it was built, so write its frames as they are.
-    spec["frames"] = _float32(spec["frames"])
-    return pio.to_html(spec, validate=False, include_plotlyjs=True, full_html=True,
-                       auto_play=False, config=dict(displaylogo=False, responsive=True))
+    # The views send their bulky arrays as float32 (half the bytes): plotly writes them so.
+    return pio.to_html(animation(trace, view, rounds, grid, **options), include_plotlyjs=True,
+                       full_html=True, auto_play=False,
+                       config=dict(displaylogo=False, responsive=True))
 

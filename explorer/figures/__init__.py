@@ -2,8 +2,9 @@
 
 No Streamlit here, and no model computation beyond reading the trace and the numbers
 of :mod:`explorer.numbers`. ``theme`` holds the common look; ``plane`` the views on the
-plane (or along a regression's one input); ``charts`` the curves, the tree diagram and
-a sample's path; ``maths`` the charts of the mathematics pages.
+plane (or along a regression's one input), each drawable as one panel of a larger
+figure (``Panel``); ``charts`` the curves, the tree diagram and a sample's path;
+``maths`` the charts of the mathematics pages, from the numbers they are given.
 """
 
 from .charts import curves, sample_trajectory, tree_diagram
@@ -11,10 +12,10 @@ from .maths import compare_curves, leaf_loss, split_scan
 from .plane import (leaf_value_range, model_view, probability_map, regression_line,
                     regression_surface, residual_map, residual_scale, tree_line, tree_regions,
                     update_panels)
-from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, class_names, empty_figure,
+from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, class_names, empty_figure,
                     presented)
 
-__all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "TEMPLATE", "class_names", "compare_curves",
+__all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "class_names", "compare_curves",
            "curves", "empty_figure", "leaf_loss", "leaf_value_range", "model_view",
            "presented", "probability_map", "regression_line", "regression_surface",
            "residual_map", "residual_scale", "sample_trajectory", "split_scan",

@@ -1,13 +1,14 @@
-"""Charts of the mathematics pages: pure functions (trace, round, options) -> plotly Figure.
+"""Charts of the mathematics pages: pure functions (numbers, round, options) -> plotly Figure.
 
 Leaf maths (a leaf's loss, its Taylor quadratic, the Newton step and the exact
-minimiser), the split scan (gain against threshold for both split rules), the
-and the comparison of two fits (overlaid loss curves). The regression views are
+minimiser), the split scan (gain against threshold for both split rules), and the
+comparison of two fits (overlaid loss curves). The regression views are
 the model's own (:mod:`.plane`).
 
-Like :mod:`.plane`: no Streamlit, numbers from the trace and from
-:mod:`explorer.numbers.leaves` / :mod:`explorer.numbers.splits`, every array through ``finite``
-and every piece of user text through ``esc``.
+Like :mod:`.plane`: no Streamlit, and no maths either: the charts draw the numbers
+they are given (a leaf story of :mod:`explorer.numbers.leaves`, the scans of
+:mod:`explorer.numbers.splits`), every array through ``finite`` and every piece of user
+text through ``esc``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..numbers import leaves, splits
+from ..numbers import leaves, splits  # TRANSITIONAL: see _numbers_of
 from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite, make_figure,
                     num)
 
@@ -27,16 +28,29 @@ def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -
                 yref="paper", line=dict(color=color, width=2, dash=dash), name=name)
 
 
+def _numbers_of(given, compute, m, node):
+    """TRANSITIONAL (issue #11): pages/leaf_maths.py and pages/splits.py still pass the
+    trace where the numbers go. Remove this, and the import of numbers, once they pass
+    leaf_story / scan: the charts must not compute what they draw."""
+    if isinstance(given, (dict, list)):
+        return given
+    return compute(given, m, node)
+
+
 # --- leaf maths ------------------------------------------------------------------------
 
 
-def leaf_loss(trace, m: int, node: int, *, height: int = 430,
+def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
               uirevision=None) -> go.Figure:
     """L_R(gamma) of a leaf, its quadratic Taylor approximation at 0, the one-step Newton
-    value and the exact minimiser (or a note that a pure leaf has none)."""
+    value and the exact minimiser (or a note that a pure leaf has none).
+
+    ``story`` is :func:`explorer.numbers.leaves.leaf_story` of leaf ``node`` of tree m
+    (None at round 0, which has no tree: the chart says so); m and node title the chart.
+    """
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
-    s = leaves.leaf_story(trace, m, node)
+    s = _numbers_of(story, leaves.leaf_story, m, node)
     g = finite(s["gammas"])
     loss = finite(s["loss"])
     taylor = finite(s["taylor"])
@@ -83,16 +97,18 @@ def leaf_loss(trace, m: int, node: int, *, height: int = 430,
 # --- split scan ------------------------------------------------------------------------
 
 
-def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"),
+def split_scan(scans: list | None, m: int, node: int, *, feature_names=("x1", "x2"),
                height: int = 460, uirevision=None) -> go.Figure:
     """Gain against threshold at a node of tree m, for each feature and both split rules.
 
-    One row per rule (squared-error reduction; second-order gain), one column per
-    feature; the tree's chosen split is a vertical line in its feature's column.
+    ``scans`` is :func:`explorer.numbers.splits.scan` of that node (None at round 0,
+    which has no tree: the chart says so). One row per rule (squared-error reduction;
+    second-order gain), one column per feature; each rule's best threshold is ringed and
+    the tree's chosen split is a vertical line in its feature's column.
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
-    scans = splits.scan(trace, m, node)
+    scans = _numbers_of(scans, splits.scan, m, node)
     k = len(scans)
     gap = 0.08
     width = (1.0 - gap * (k - 1)) / k
@@ -115,8 +131,8 @@ def split_scan(trace, m: int, node: int, *, feature_names=("x1", "x2"),
                              marker=dict(size=4), xaxis=f"x{suffix}", yaxis=f"y{suffix}",
                              hovertemplate=f"{name} ≤ %{{x:.4g}}: %{{y:.5g}}<extra>{label}"
                                            "</extra>"))
-            if len(v):
-                best = int(np.argmax(v))
+            best = sc["best"][field]
+            if best is not None:
                 data.append(dict(type="scatter", x=[t[best]], y=[v[best]], mode="markers",
                                  showlegend=False, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
                                  marker=dict(size=10, color=color, symbol="circle-open",

@@ -7,6 +7,11 @@ with one input draws the same ideas along its axis (``grid.is_line``): the model
 the staircase F_m(x) over the points, the residuals against x, tree m as its leaf
 values over the residuals it fits. :func:`model_view` chooses the model's drawing for
 a fit; the other views choose theirs from the grid.
+
+The model, residual and tree views take a ``panel`` (:class:`~.theme.Panel`): where to
+draw in a larger figure, and whether to colour through a shared colour axis. A
+storyboard composes its grid from them with that argument and the views' shared
+ranges (``scale``, ``vmax``), never by editing a finished figure.
 """
 
 from __future__ import annotations
@@ -19,17 +24,18 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
 from ..numbers.summaries import leaf_rule
-from .theme import (BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE, VALID_COLOR,
-                    VALUE_SCALE, base_layout, boundary_trace, class_names, colorbar, empty_figure,
-                    esc, f32, finite, make_figure, marker_size, num, plane_layout,
-                    scatter_type, selected_ring, signed)
+from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE,
+                    VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace, class_names,
+                    colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
+                    plane_layout, scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
 
 def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                     classes=None, show_valid: bool = False, sample: int | None = None,
-                    height: int = 560, uirevision=None, title: str | None = None) -> go.Figure:
+                    height: int = 560, uirevision=None, title: str | None = None,
+                    panel: Panel = ALONE) -> go.Figure:
     """View 1: p(class 1) after round m, the boundary p = 0.5 and the points.
 
     Training points carry their index in ``customdata[0]`` (validation points -1),
@@ -37,11 +43,12 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     """
     F = grid.F[m]
     p = finite(trace.link(F.astype(np.float64)))
+    bar = colorbar("p(class 1)")
     data = [
-        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(p), zmin=0.0, zmax=1.0,
-             colorscale=PROBA_SCALE, colorbar=colorbar("p(class 1)"), name="p",
-             hovertemplate="p = %{z:.3f}<extra></extra>"),
-        boundary_trace(grid, F),
+        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(p), name="p",
+             hovertemplate="p = %{z:.3f}<extra></extra>",
+             **panel.colour(dict(zmin=0.0, zmax=1.0, colorscale=PROBA_SCALE, colorbar=bar))),
+        boundary_trace(grid, F, axes=(panel.xaxis, panel.yaxis)),
     ]
     names = class_names(classes)
     X, y = trace.X, trace.y
@@ -70,8 +77,9 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     title = title or f"Model after round {m}: p(x) = {losses.of(trace).p_html(m)}(x)"
-    return make_figure(data, base_layout(title, height, uirevision,
-                                 **plane_layout(grid, feature_names)))
+    return make_figure([panel.trace(t) for t in data], base_layout(
+        title, height, uirevision, **plane_layout(grid, feature_names, panel),
+        **panel.colour_axis(PROBA_SCALE, 0.0, 1.0, bar)))
 
 
 def _value_range(trace, grid) -> tuple[float, float]:
@@ -87,7 +95,8 @@ def _value_range(trace, grid) -> tuple[float, float]:
 
 def regression_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                     target_name="y", show_valid: bool = False, sample: int | None = None,
-                    height: int = 560, uirevision=None, title: str | None = None) -> go.Figure:
+                    height: int = 560, uirevision=None, title: str | None = None,
+                    panel: Panel = ALONE) -> go.Figure:
     """View 1 for one input: the staircase F_m(x) over the points (x, y), and each
     point's residual y − F_m as a bar from F_m to y (what tree m + 1 fits).
 
@@ -125,16 +134,16 @@ def regression_line(trace, m: int, grid: Grid, *, feature_names=("x",),
         data.append(selected_ring(x[sample], y[sample], f"sample #{sample}", len(y)))
     title = title or (f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals "
                       f"y − F<sub>{m}</sub>")
-    return make_figure(data, base_layout(
+    return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, barmode="overlay", hovermode="closest",
-        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=fname)),
-        yaxis=dict(range=[lo, hi], title=dict(text=tname))))
+        **panel.axes(dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=fname)),
+                     dict(range=[lo, hi], title=dict(text=tname)))))
 
 
 def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                        target_name="y", show_valid: bool = False, sample: int | None = None,
-                       height: int = 560, uirevision=None,
-                       title: str | None = None) -> go.Figure:
+                       height: int = 560, uirevision=None, title: str | None = None,
+                       panel: Panel = ALONE) -> go.Figure:
     """View 1 for two inputs: F_m on the plane as a heat map, the points coloured by y on
     the same scale (a point that stands out from its background is badly fitted).
 
@@ -144,12 +153,13 @@ def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     lo, hi = _value_range(trace, grid)
     tname = esc(target_name)
     size = marker_size(len(y))
-    # one scale stated on each coloured trace (a storyboard moves them onto one axis)
-    scale = dict(colorscale=VALUE_SCALE, cmin=lo, cmax=hi, showscale=False)
+    # the points share the map's scale (one colour, one value) but not its colour bar
+    scale = panel.colour(dict(colorscale=VALUE_SCALE, cmin=lo, cmax=hi, showscale=False))
+    bar = colorbar(f"F, {tname}")
     data = [
-        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(grid.F[m]), colorscale=VALUE_SCALE,
-             zmin=lo, zmax=hi, colorbar=colorbar(f"F, {tname}"), name="F",
-             hovertemplate="F = %{z:.4g}<extra></extra>"),
+        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(grid.F[m]), name="F",
+             hovertemplate="F = %{z:.4g}<extra></extra>",
+             **panel.colour(dict(colorscale=VALUE_SCALE, zmin=lo, zmax=hi, colorbar=bar))),
         dict(type=scatter_type(len(y)), x=f32(X[:, 0]), y=f32(X[:, 1]), mode="markers",
              name=f"training points (colour: {tname})",
              customdata=f32(np.column_stack([np.arange(len(y)), y, trace.raw[m]])),
@@ -170,8 +180,9 @@ def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     title = title or f"Model after round {m}: F<sub>{m}</sub>(x) on the plane"
-    return make_figure(data, base_layout(title, height, uirevision,
-                                 **plane_layout(grid, feature_names)))
+    return make_figure([panel.trace(t) for t in data], base_layout(
+        title, height, uirevision, **plane_layout(grid, feature_names, panel),
+        **panel.colour_axis(VALUE_SCALE, lo, hi, bar)))
 
 
 def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=None,
@@ -199,7 +210,7 @@ def residual_scale(trace, r: np.ndarray) -> float:
 
 def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                  sample: int | None = None, height: int = 560, uirevision=None,
-                 scale: float | None = None) -> go.Figure:
+                 scale: float | None = None, panel: Panel = ALONE) -> go.Figure:
     """View 2: each training point coloured by its pseudo-residual after round m, sized by |r|.
 
     These are the residuals tree m + 1 is fitted to (y - p for log-loss).
@@ -214,46 +225,57 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
     title = f"Residuals after round {m}: r = {losses.of(trace).residual_html} ({nxt})"
     if grid.is_line:
-        return _residual_line(trace, m, grid, r, scale, feature_names[0], sample, title,
-                              height, uirevision)
+        return _residual_line(trace, grid, r, scale, feature_names[0], sample, title, height,
+                              uirevision, panel)
+    colour, colour_axis = _residual_colours(trace, scale, panel)
     data = [] if not trace.is_classifier else [
-        boundary_trace(grid, grid.F[m], color=MUTED, width=1.5, dash="dot")]
+        boundary_trace(grid, grid.F[m], color=MUTED, width=1.5, dash="dot",
+                       axes=(panel.xaxis, panel.yaxis))]
     data += [
         dict(type=scatter_type(len(r)), x=f32(X[:, 0]), y=f32(X[:, 1]), mode="markers",
              name=losses.of(trace).residual_html, showlegend=False,
              customdata=f32(np.column_stack([np.arange(len(r)), r])),
-             marker=dict(color=f32(r), cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
-                         size=f32(size), line=dict(color="rgba(60,60,60,0.45)", width=0.6),
-                         colorbar=colorbar(f"r = {losses.of(trace).residual_html}")),
+             marker=dict(color=f32(r), size=f32(size),
+                         line=dict(color="rgba(60,60,60,0.45)", width=0.6), **colour),
              hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
                            "<extra></extra>"),
     ]
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
-    return make_figure(data, base_layout(title, height, uirevision,
-                                 **plane_layout(grid, feature_names)))
+    return make_figure([panel.trace(t) for t in data], base_layout(
+        title, height, uirevision, **plane_layout(grid, feature_names, panel), **colour_axis))
 
 
-def _residual_line(trace, m, grid, r, scale, name, sample, title, height, uirevision):
+def _residual_colours(trace, scale, panel) -> tuple[dict, dict]:
+    """(the residual markers' colour settings, the layout's shared colour axis if any):
+    the diverging scale on [-scale, scale], white at r = 0."""
+    bar = colorbar(f"r = {losses.of(trace).residual_html}")
+    return (panel.colour(dict(cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
+                              colorbar=bar)),
+            panel.colour_axis(DIVERGING, -scale, scale, bar))
+
+
+def _residual_line(trace, grid, r, scale, name, sample, title, height, uirevision, panel):
     """The residuals of a one-input fit against x, coloured as on the plane."""
     x = trace.X[:, 0]
+    colour, colour_axis = _residual_colours(trace, scale, panel)
     data = [dict(type=scatter_type(len(r)), x=f32(x), y=f32(r), mode="markers",
                  name=losses.of(trace).residual_html, showlegend=False,
                  customdata=f32(np.column_stack([np.arange(len(r)), r])),
-                 marker=dict(color=f32(r), cmin=-scale, cmid=0.0, cmax=scale,
-                             colorscale=DIVERGING, size=marker_size(len(r)),
-                             line=dict(color="rgba(60,60,60,0.45)", width=0.6),
-                             colorbar=colorbar(f"r = {losses.of(trace).residual_html}")),
+                 marker=dict(color=f32(r), size=marker_size(len(r)),
+                             line=dict(color="rgba(60,60,60,0.45)", width=0.6), **colour),
                  hovertemplate="sample #%{customdata[0]}<br>r = %{customdata[1]:.4f}"
                                "<extra></extra>")]
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
     reach = 1.1 * max(float(np.abs(r).max()), scale)
-    return make_figure(data, base_layout(
+    return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision,
-        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(name))),
-        yaxis=dict(range=[-reach, reach], title=dict(text=f"r = {losses.of(trace).residual_html}"),
-                   zeroline=True, zerolinecolor=MUTED, zerolinewidth=1.5)))
+        **panel.axes(dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(name))),
+                     dict(range=[-reach, reach],
+                          title=dict(text=f"r = {losses.of(trace).residual_html}"),
+                          zeroline=True, zerolinecolor=MUTED, zerolinewidth=1.5)),
+        **colour_axis))
 
 
 # --- 3. tree m on the plane ----------------------------------------------------------
@@ -261,7 +283,8 @@ def _residual_line(trace, m, grid, r, scale, name, sample, title, height, uirevi
 
 def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                  classes=None, leaf: int | None = None, sample: int | None = None,
-                 height: int = 560, uirevision=None, vmax: float | None = None) -> go.Figure:
+                 height: int = 560, uirevision=None, vmax: float | None = None,
+                 panel: Panel = ALONE) -> go.Figure:
     """View 3: the leaves of tree m as boxes, each labelled with its Newton value gamma.
 
     The label markers carry the leaf's node id in ``customdata[0]``; training points
@@ -271,10 +294,10 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
-                            height)
+                            height, panel)
     if grid.is_line:
         return tree_line(trace, m, grid, feature_names=feature_names, leaf=leaf, sample=sample,
-                         height=height, uirevision=uirevision, vmax=vmax)
+                         height=height, uirevision=uirevision, vmax=vmax, panel=panel)
     tree = trace.tree(m)
     boxes = trace.regions(m, grid.lo, grid.hi)
     values = finite(tree["value"])
@@ -295,21 +318,22 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
         color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
                                                   1.0)])[0]
-        shapes.append(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
-                           fillcolor=color, opacity=0.6, line=dict(color="white", width=2)))
+        shapes.append(panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
+                                     fillcolor=color, opacity=0.6,
+                                     line=dict(color="white", width=2))))
         cx.append((x0 + x1) / 2)
         cy.append((y0 + y1) / 2)
         node_ids.append(node)
         hover.append(_leaf_hover(trace, m, node))
         if n_visible <= 40:
-            notes.append(dict(x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False,
-                              font=dict(size=text_size, color=INK),
-                              bgcolor="rgba(255,255,255,0.85)",
-                              bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                              borderwidth=2 if node == leaf else 0, borderpad=3))
+            notes.append(panel.ref(dict(
+                x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False,
+                font=dict(size=text_size, color=INK), bgcolor="rgba(255,255,255,0.85)",
+                bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                borderwidth=2 if node == leaf else 0, borderpad=3)))
         if node == leaf:
-            selected = dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
-                            fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4))
+            selected = panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
+                                      fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4)))
     if selected is not None:
         shapes.append(selected)
     size = max(marker_size(len(trace.y)) - 1, 3)
@@ -331,14 +355,18 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
             marker=dict(symbol="circle-open", color=MUTED, size=size, line=dict(width=1)),
             hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
     n_leaves = len(node_ids)
-    data.append(_leaf_marks(trace, m, node_ids, cx, cy, vmax, hover))
+    bar = colorbar("leaf value γ")
+    data.append(_leaf_marks(trace, m, node_ids, cx, cy, hover, 40, panel.colour(
+        dict(cmin=-vmax, cmax=vmax, colorscale=DIVERGING, colorbar=bar))))
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
     kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
     title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
-    return make_figure(data, base_layout(title, height, uirevision, shapes=shapes, annotations=notes,
-                                 **plane_layout(grid, feature_names)))
+    return make_figure([panel.trace(t) for t in data], base_layout(
+        title, height, uirevision, shapes=shapes, annotations=notes,
+        **plane_layout(grid, feature_names, panel),
+        **panel.colour_axis(DIVERGING, -vmax, vmax, bar)))
 
 
 def _point_groups(trace, classes):
@@ -350,16 +378,18 @@ def _point_groups(trace, classes):
     return [(names[c], CLASS_COLORS[c], trace.y == c) for c in (0, 1)]
 
 
-def _leaf_marks(trace, m, nodes, xs, ys, vmax, hover):
+def _leaf_marks(trace, m, nodes, xs, ys, hover, size, colour=None):
     """Invisible markers at the leaves' label positions: hover text, a click selects the
-    leaf (its node id in ``customdata[0]``), and they carry the leaf-value colour bar."""
+    leaf (its node id in ``customdata[0]``); with ``colour`` (a colour scale, or the
+    shared colour axis) they are coloured by the leaf values and carry the colour bar."""
     gammas = [float(finite(trace.tree(m)["value"][k])) for k in nodes]
+    marker = dict(size=size, opacity=0.0)
+    if colour is not None:
+        marker.update(color=gammas, **colour)
     return dict(type="scatter", x=xs, y=ys, mode="markers",
-                customdata=np.column_stack([nodes, gammas]) if len(nodes) else None,
+                customdata=f32(np.column_stack([nodes, gammas])) if len(nodes) else None,
                 hovertext=hover, hoverinfo="text", name="leaf value γ", showlegend=False,
-                marker=dict(size=40, color=gammas, cmin=-vmax, cmax=vmax,
-                            colorscale=DIVERGING, opacity=0.0,
-                            colorbar=colorbar("leaf value γ")))
+                marker=marker)
 
 
 def _leaf_hover(trace, m, node) -> str:
@@ -371,7 +401,7 @@ def _leaf_hover(trace, m, node) -> str:
 
 def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
               leaf: int | None = None, sample: int | None = None, height: int = 560,
-              uirevision=None, vmax: float | None = None) -> go.Figure:
+              uirevision=None, vmax: float | None = None, panel: Panel = ALONE) -> go.Figure:
     """View 3 for one input: tree m's leaf values γ over the residuals r_(m-1) it fits.
 
     Each leaf is an interval of x; its value is drawn as a step at height γ, the
@@ -380,7 +410,7 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
-                            height)
+                            height, panel)
     tree = trace.tree(m)
     values = finite(tree["value"])
     is_leaf = tree["left"] < 0
@@ -418,30 +448,31 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
         cy.append(g)
         nodes.append(node)
         hover.append(_leaf_hover(trace, m, node))
-        if node == leaf:
-            shapes.append(dict(type="rect", x0=x0, x1=x1, y0=0, y1=1, yref="paper",
-                               layer="below", fillcolor="rgba(230,115,11,0.12)",
+        if node == leaf:  # the leaf's interval, over the panel's whole height
+            y0, y1 = panel.paper("y", 0, 1)
+            shapes.append(dict(panel.ref(dict(type="rect", x0=x0, x1=x1)), y0=y0, y1=y1,
+                               yref="paper", layer="below", fillcolor="rgba(230,115,11,0.12)",
                                line=dict(width=0)))
         if len(boxes) <= 12:
-            notes.append(dict(x=cx[-1], y=g, text=f"γ = {signed(g)}", showarrow=False,
-                              yshift=14, font=dict(size=13, color=INK),
-                              bgcolor="rgba(255,255,255,0.8)",
-                              bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                              borderwidth=2 if node == leaf else 0))
+            notes.append(panel.ref(dict(x=cx[-1], y=g, text=f"γ = {signed(g)}", showarrow=False,
+                                        yshift=14, font=dict(size=13, color=INK),
+                                        bgcolor="rgba(255,255,255,0.8)",
+                                        bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                                        borderwidth=2 if node == leaf else 0)))
     data.append(dict(type="scatter", x=sx, y=sy, mode="lines", name=f"tree {m}: leaf value γ",
                      line=dict(color=ORANGE, width=4), hoverinfo="skip"))
-    marks = _leaf_marks(trace, m, nodes, cx, cy, vmax, hover)
-    marks["marker"] = dict(size=30, opacity=0.0)  # the steps show the values: no colour bar
-    data.append(marks)
+    # the steps show the values: no colour scale, no colour bar
+    data.append(_leaf_marks(trace, m, nodes, cx, cy, hover, 30))
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
     reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
     title = f"Tree {m} over the residuals it fits: {len(nodes)} leaves, each at its γ"
-    return make_figure(data, base_layout(
+    return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes,
-        xaxis=dict(range=[grid.lo[0], grid.hi[0]], title=dict(text=esc(feature_names[0]))),
-        yaxis=dict(range=[-reach, reach], title=dict(text="r, γ"), zeroline=True,
-                   zerolinecolor=MUTED)))
+        **panel.axes(dict(range=[grid.lo[0], grid.hi[0]],
+                          title=dict(text=esc(feature_names[0]))),
+                     dict(range=[-reach, reach], title=dict(text="r, γ"), zeroline=True,
+                          zerolinecolor=MUTED))))
 
 
 def leaf_value_range(trace, rounds) -> float:
@@ -489,7 +520,8 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         if k != 1 and trace.is_classifier:  # F = 0 is a boundary only between classes
             data.append(boundary_trace(grid, z, width=2, showlegend=False, name="F = 0",
                                   axes=(xa, ya)))
-        axes.update(plane_layout(grid, feature_names, suffix, domains[k], y_title=k == 0))
+        axes.update(plane_layout(grid, feature_names,
+                                 Panel(k + 1, x_domain=domains[k], y_labels=k == 0)))
         notes.append(dict(text=titles[k], x=sum(domains[k]) / 2, y=1.0, xref="paper",
                           yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
                           font=dict(size=17)))

@@ -16,6 +16,8 @@ and F share one sequential scale (VALUE_SCALE).
 from __future__ import annotations
 
 import html
+import textwrap
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -186,22 +188,129 @@ def base_layout(title: str, height: int, uirevision=None, **extra) -> dict:
     return layout
 
 
+@dataclass(frozen=True)
+class Panel:
+    """Where and how a view is drawn when it is one panel of a larger figure.
+
+    A storyboard draws each round with its own Panel and puts the views' traces and
+    layout pieces together as they are; the default, ``Panel()``, is a figure of its
+    own and leaves the view exactly as it would be without one.
+
+    Attributes
+    ----------
+    index : int
+        The panel's axes: x/y for 1, x2/y2 for 2, and so on.
+    x_domain, y_domain : (float, float) or None
+        The axes' place in the figure (fractions of its plotting area).
+    x_labels, y_labels : bool
+        Tick labels and title on that axis; panels of a grid share their ranges, so
+        only the outer ones need them.
+    legend : bool
+        Legend entries (a grid shows them once, from its first panel).
+    coloraxis : bool
+        Colour the traces through ``layout.coloraxis`` instead of each trace's own
+        scale, so that panels drawn on one range (the views' ``scale``/``vmax``) share
+        one colour bar.
+    colorbar_len : float or None
+        Length of that colour bar, as a fraction of the figure's height.
+    message_width : int or None
+        A message shown instead of a chart (such as "Round 0 has no tree") is wrapped
+        to lines of this many characters, to fit a narrow panel.
+    """
+
+    index: int = 1
+    x_domain: tuple[float, float] | None = None
+    y_domain: tuple[float, float] | None = None
+    x_labels: bool = True
+    y_labels: bool = True
+    legend: bool = True
+    coloraxis: bool = False
+    colorbar_len: float | None = None
+    message_width: int | None = None
+
+    @property
+    def suffix(self) -> str:
+        return "" if self.index == 1 else str(self.index)
+
+    @property
+    def xaxis(self) -> str:
+        return f"x{self.suffix}"
+
+    @property
+    def yaxis(self) -> str:
+        return f"y{self.suffix}"
+
+    @property
+    def placed(self) -> bool:
+        """Drawn on named axes inside a larger figure (not a figure of its own)."""
+        return self.index != 1 or self.x_domain is not None or self.y_domain is not None
+
+    def trace(self, trace: dict) -> dict:
+        """A trace being built, put on this panel's axes (and out of the legend)."""
+        if self.placed:
+            trace.update(xaxis=self.xaxis, yaxis=self.yaxis)
+        if not self.legend:
+            trace["showlegend"] = False
+        return trace
+
+    def ref(self, item: dict) -> dict:
+        """A shape or annotation in data coordinates, put on this panel's axes."""
+        if self.placed:
+            item.update(xref=self.xaxis, yref=self.yaxis)
+        return item
+
+    def paper(self, letter: str, *fractions: float) -> list[float]:
+        """Fractions of this panel's width ("x") or height ("y") as positions on the
+        whole figure (plotly's "paper" coordinates)."""
+        lo, hi = (self.x_domain if letter == "x" else self.y_domain) or (0.0, 1.0)
+        return [lo + f * (hi - lo) for f in fractions]
+
+    def axes(self, x: dict, y: dict) -> dict:
+        """The layout entries of the panel's x and y axes, given their own settings."""
+        for axis, other, domain, labels in ((x, self.yaxis, self.x_domain, self.x_labels),
+                                            (y, self.xaxis, self.y_domain, self.y_labels)):
+            if self.placed:
+                axis["anchor"] = other
+            if domain is not None:
+                axis["domain"] = list(domain)
+            if not labels:
+                axis.update(title=dict(text=""), showticklabels=False)
+        return {f"xaxis{self.suffix}": x, f"yaxis{self.suffix}": y}
+
+    def colour(self, own: dict) -> dict:
+        """A trace's colour settings: its ``own`` scale, or the shared colour axis."""
+        return dict(coloraxis="coloraxis") if self.coloraxis else own
+
+    def colour_axis(self, colorscale, lo: float, hi: float, bar: dict) -> dict:
+        """The layout's shared colour axis (empty unless ``coloraxis``): the scale on
+        [lo, hi] and its colour bar ``bar``."""
+        if not self.coloraxis:
+            return {}
+        if self.colorbar_len is not None:
+            bar = dict(bar, len=self.colorbar_len)
+        return dict(coloraxis=dict(colorscale=colorscale, cmin=lo, cmax=hi, colorbar=bar))
+
+    def message(self, text: str) -> str:
+        if self.message_width is None:
+            return text
+        return "<br>".join(textwrap.wrap(text, self.message_width))
+
+
+ALONE = Panel()  # a figure of its own
+
+
 def plane_axis(lo: float, hi: float, name: str, **extra) -> dict:
     return dict(range=[lo, hi], title=dict(text=esc(name)), showgrid=False, zeroline=False,
                 constrain="domain", **extra)
 
 
-def plane_layout(grid, names, suffix: str = "", domain=None, y_title=True) -> dict:
+def plane_layout(grid, names, panel: Panel = ALONE) -> dict:
     """Equal-aspect x/y axes over the plane, labelled with the feature names."""
-    x = plane_axis(grid.lo[0], grid.hi[0], names[0], anchor=f"y{suffix}")
-    y = plane_axis(grid.lo[1], grid.hi[1], names[1] if y_title else "", anchor=f"x{suffix}")
+    x = plane_axis(grid.lo[0], grid.hi[0], names[0], anchor=panel.yaxis)
+    y = plane_axis(grid.lo[1], grid.hi[1], names[1], anchor=panel.xaxis)
     if grid.equal_aspect:
-        y.update(scaleanchor=f"x{suffix}", scaleratio=1)
-    if not y_title:
-        y["showticklabels"] = False
-    if domain is not None:
-        x["domain"] = domain
-    return {f"xaxis{suffix}": x, f"yaxis{suffix}": y}
+        y.update(scaleanchor=panel.xaxis, scaleratio=1)
+    return panel.axes(x, y)
 
 
 def marker_size(n: int) -> float:
@@ -246,10 +355,13 @@ def colorbar(title: str, side: str = "right", **extra) -> dict:
                 **extra)
 
 
-def empty_figure(message: str, height: int = 420) -> go.Figure:
+def empty_figure(message: str, height: int = 420, panel: Panel = ALONE) -> go.Figure:
     """A blank chart carrying a message (e.g. round 0 has no tree)."""
+    (x,), (y,) = panel.paper("x", 0.5), panel.paper("y", 0.5)
+    note = dict(text=panel.message(message), x=x, y=y, xref="paper", yref="paper",
+                showarrow=False, font=dict(size=18, color=MUTED))
+    if panel.placed:  # centred in its cell (plotly anchors by the third of the figure)
+        note.update(xanchor="center", yanchor="middle")
     return make_figure([], base_layout(
-        "", height, xaxis=dict(visible=False), yaxis=dict(visible=False),
-        annotations=[dict(text=message, x=0.5, y=0.5, xref="paper", yref="paper",
-                          showarrow=False, font=dict(size=18, color=MUTED))]))
-
+        "", height, annotations=[note],
+        **panel.axes(dict(visible=False), dict(visible=False))))

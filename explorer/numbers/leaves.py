@@ -36,11 +36,11 @@ def members(trace, m, node):
 def leaf_story(trace, m, node, n_points=201):
     """Every number of the leaf view, and the curves to draw.
 
-    Returns a dict with: n, pure (one class only: no finite minimiser), sum_r, sum_h, newton (one step), exact (the minimiser),
-    gap (exact - newton), value (the leaf's recorded value), update (nu * value),
-    gammas, loss (L_R on gammas), taylor (its quadratic at 0), loss_at_0, and for
-    classification the +-1 form: sum_r_pm (sum of y/(1 + e^(yF))), sum_h_pm
-    (sum |r|(1 - |r|)).
+    Returns a dict with: n, pure (one class only: no finite minimiser), sum_r, sum_h,
+    newton (one step), exact (the minimiser), gap (exact - newton), value (the leaf's
+    recorded value), update (nu * value), gammas, loss (L_R on gammas), taylor (its
+    quadratic at 0), loss_at_0, and for the log-loss the +-1 form: sum_r_pm (sum of
+    y/(1 + e^(yF))), sum_h_pm (sum |r|(1 - |r|)).
     """
     inside = members(trace, m, node)
     F, y = trace.raw[m - 1][inside], trace.y[inside]
@@ -56,8 +56,8 @@ def leaf_story(trace, m, node, n_points=201):
     gammas = np.linspace(-reach, reach, n_points)
     loss = np.array([_total_loss(code, y, F + g) for g in gammas])
     loss_at_0 = _total_loss(code, y, F)
-    story = dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton, exact=exact,
-                 gap=exact - newton, value=value, update=trace.learning_rate * value,
+    story = dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
+                 exact=exact, gap=exact - newton, value=value, update=trace.learning_rate * value,
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h)
     if losses.of(trace).pm_form:
@@ -66,6 +66,25 @@ def leaf_story(trace, m, node, n_points=201):
         story.update(sum_r_pm=float(r_pm.sum()),
                      sum_h_pm=float((np.abs(r_pm) * (1.0 - np.abs(r_pm))).sum()))
     return story
+
+
+def forms(story) -> dict:
+    """The Newton step of a leaf in the {0, 1} and the +-1 forms, side by side.
+
+    From a :func:`leaf_story`. Keys: sum_r, sum_h (a = sum (y - p), b = sum p(1 - p)),
+    ratio (a / b, 0 when b is 0); sum_r_pm (sum y/(1 + e^(yF))), sum_h_pm (sum |r|(1 - |r|)),
+    beta (their ratio, 0 when the denominator is 0), gap_r and gap_h (|a - a_pm| and
+    |b - b_pm|: the two forms are one model): these five are None when the loss has no
+    +-1 form (only the log-loss has one).
+    """
+    a, b = story["sum_r"], story["sum_h"]
+    out = dict(sum_r=a, sum_h=b, ratio=a / b if b else 0.0, sum_r_pm=None, sum_h_pm=None,
+               beta=None, gap_r=None, gap_h=None)
+    if "sum_r_pm" in story:
+        a2, b2 = story["sum_r_pm"], story["sum_h_pm"]
+        out.update(sum_r_pm=a2, sum_h_pm=b2, beta=a2 / b2 if b2 else 0.0, gap_r=abs(a - a2),
+                   gap_h=abs(b - b2))
+    return out
 
 
 def _total_loss(code, y, F):

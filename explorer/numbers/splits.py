@@ -21,9 +21,11 @@ def scan(trace, m, node, reg_lambda=None, gamma=None, min_samples_leaf=None):
     """Gains of every candidate split at ``node`` of tree m, per feature.
 
     Returns a list with one dict per feature: thresholds, squared_error (reduction of
-    the sum of squares), hessian (second-order gain), and, for the node's own feature,
-    chosen (its threshold). reg_lambda and gamma default to the fit's (1 and 0 when the
-    fit used squared-error splits); min_samples_leaf to the fit's.
+    the sum of squares), hessian (second-order gain), best (per rule, "squared_error"
+    and "hessian", the index of its largest gain, None without candidates), and, for
+    the node's own feature, chosen (its threshold; else None). reg_lambda and gamma
+    default to the fit's (1 and 0 when the fit used squared-error splits);
+    min_samples_leaf to the fit's.
     """
     params = trace.params
     lam = params.get("reg_lambda", 1.0) if reg_lambda is None else reg_lambda
@@ -49,6 +51,31 @@ def scan(trace, m, node, reg_lambda=None, gamma=None, min_samples_leaf=None):
         hessian = 0.5 * (S_left**2 / (H_left + lam) + S_right**2 / (H_right + lam)
                          - S**2 / (H + lam)) - gam
         chosen = float(tree["threshold"][node]) if tree["feature"][node] == f else None
+        best = {rule: int(np.argmax(gain)) if len(gain) else None
+                for rule, gain in (("squared_error", squared), ("hessian", hessian))}
         result.append(dict(feature=f, thresholds=thresholds, squared_error=squared,
-                           hessian=hessian, chosen=chosen))
+                           hessian=hessian, best=best, chosen=chosen))
     return result
+
+
+RULES = (("squared_error", "squared error"), ("hessian", "second order"))  # (field, label)
+
+
+def best_rows(scans, feature_names) -> list[dict]:
+    """The best threshold of every feature under each rule, as rows of a table.
+
+    One row per feature and rule (in :data:`RULES` order), with keys "feature" (its
+    name), "rule" (its label), "best threshold" and "best gain" (None when the feature
+    has no candidate split at this node), "chosen by the tree" (the node's threshold on
+    this feature, None when the node splits another feature or is a leaf).
+    """
+    rows = []
+    for sc in scans:
+        name = feature_names[sc["feature"]]
+        for field, label in RULES:
+            best = sc["best"][field]
+            rows.append({"feature": name, "rule": label,
+                         "best threshold": None if best is None else float(sc["thresholds"][best]),
+                         "best gain": None if best is None else float(sc[field][best]),
+                         "chosen by the tree": sc["chosen"]})
+    return rows

@@ -143,16 +143,6 @@ def node_table(trace, m: int, feature_names=("x1", "x2")) -> list[dict]:
     return rows
 
 
-def sample_residuals(trace, i: int) -> np.ndarray:
-    """Pseudo-residual of sample i at every round, (n_rounds + 1,): entry m is r at F_m."""
-    code = losses.CODES[trace.loss]
-    raw = np.ascontiguousarray(trace.raw[:, i], dtype=np.float64)
-    y = np.full(len(raw), float(trace.y[i]))
-    out = np.empty_like(raw)
-    losses.negative_gradient(code, y, raw, out)
-    return out
-
-
 def ledger(trace, i: int) -> dict:
     """Sample i's account, one entry per round m = 0..M (arrays of length M + 1).
 
@@ -168,7 +158,7 @@ def ledger(trace, i: int) -> dict:
     gamma = np.zeros(M + 1)
     # tree m is nodes[offsets[m - 1]:offsets[m]], so its node k is nodes[offsets[m - 1] + k]
     gamma[1:] = trace.nodes["value"][np.asarray(trace.offsets[:M], dtype=np.int64) + leaf[1:]]
-    r = sample_residuals(trace, i)
+    r = trace.sample_residuals(i)  # the trace's own: float32 for second-order trees
     fitted = np.zeros(M + 1)
     fitted[1:] = r[:-1]
     F = np.asarray(trace.raw[:, i], dtype=np.float64)

@@ -1,0 +1,185 @@
+"""A fit's settings, described once: the page caption, the slug and file names of exported
+images, and the parameter line of printed storyboards all come from :class:`Settings`.
+
+A :class:`Settings` is built from the engine's fit parameters (``trace.params``, or the
+keyword arguments of :func:`explorer.fit`), so what a caption or a file name says is
+what the engine was asked to do. Which parameters a split rule uses is the engine's
+table (:data:`explorer.boosting.ONLY_FOR`); :func:`applies` reads it for the sidebar
+and the app's fits.
+
+Plain Python: no Streamlit, no plotly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .boosting import DEFAULTS, ONLY_FOR
+
+
+def applies(param: str, split: str) -> bool:
+    """Whether ``explorer.fit``'s parameter ``param`` has an effect with this split rule.
+
+    ``split`` is the engine's name ("squared_error" or "hessian"). Second-order trees
+    use reg_lambda, gamma and min_child_weight; squared-error trees max_leaves,
+    min_samples_leaf, min_samples_split, subsample and the leaf rule; every other
+    parameter applies to both. ``fit`` refuses a parameter that does not apply when it
+    differs from its default.
+    """
+    if split not in ONLY_FOR:
+        raise ValueError(f"split must be one of {list(ONLY_FOR)}; got {split!r}.")
+    return not any(param in only for rule, only in ONLY_FOR.items() if rule != split)
+
+
+def safe(text, limit: int = 40) -> str:
+    """Text made safe for a file name: letters, digits, '.', '-' only, at most ``limit``."""
+    text = re.sub(r"[^A-Za-z0-9.]+", "-", str(text)).strip("-.")
+    return text[:limit].strip("-.") or "data"
+
+
+def _rounds_part(round_or_rounds) -> str:
+    """One round ("m10"), several ("m0-1-10"; long lists "m0-to-50-12rounds"), or every
+    round (None: "all-rounds")."""
+    if round_or_rounds is None:
+        return "all-rounds"
+    if isinstance(round_or_rounds, (int, np.integer)):
+        return f"m{int(round_or_rounds)}"
+    rounds = [int(m) for m in round_or_rounds]
+    return ("m" + "-".join(map(str, rounds)) if len(rounds) <= 8 else
+            f"m{rounds[0]}-to-{rounds[-1]}-{len(rounds)}rounds")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The parameters of one fit, with the ways the app writes them.
+
+    Fields are :func:`explorer.fit`'s keyword arguments, in the engine's spelling
+    (``loss="log_loss"``, ``leaf="line_search"``); build one with :meth:`of`.
+    """
+
+    loss: str
+    n_rounds: int
+    learning_rate: float
+    max_depth: int | None
+    max_leaves: int | None
+    min_samples_leaf: int
+    min_samples_split: int
+    subsample: float
+    random_state: int
+    split: str
+    leaf: str
+    reg_lambda: float
+    gamma: float
+    min_child_weight: float
+
+    @classmethod
+    def of(cls, params: Mapping) -> "Settings":
+        """The settings of ``trace.params`` or of ``explorer.fit``'s keyword arguments;
+        a parameter not given is ``fit``'s default (other keys, such as X_valid, are
+        not settings and are ignored)."""
+        return cls(**{f.name: params.get(f.name, DEFAULTS[f.name]) for f in fields(cls)})
+
+    # --- names as the app shows them ---
+
+    @property
+    def hessian(self) -> bool:
+        """Second-order (xgboost-style) trees."""
+        return self.split == "hessian"
+
+    @property
+    def loss_name(self) -> str:
+        """The loss as shown and written in the URL: "log-loss", "squared-error"."""
+        return str(self.loss).replace("_", "-")
+
+    @property
+    def leaf_name(self) -> str:
+        """The leaf rule as shown and written in the URL: "newton", "line-search"."""
+        return str(self.leaf).replace("_", "-")
+
+    # --- the four descriptions ---
+
+    def caption(self, data_label: str) -> str:
+        """The line under each page's title: the data, then every setting that applies.
+
+        ``data_label`` goes in as given: escape it for the place it is shown (Streamlit
+        markdown) first.
+        """
+        if self.hessian:
+            rule = (f"second-order trees (λ = {self.reg_lambda:g}, γ = {self.gamma:g}, "
+                    f"min child weight {self.min_child_weight:g})")
+        else:
+            limit = f"≤ {self.max_leaves} leaves, " if self.max_leaves else ""
+            sub = f", subsample {self.subsample:g}" if self.subsample < 1 else ""
+            rule = f"{limit}min {self.min_samples_leaf} per leaf{sub}, {self.leaf_name} leaves"
+        return (f"{data_label} · {self.loss_name}, M = {self.n_rounds}, "
+                f"ν = {self.learning_rate:g}, depth ≤ {self.max_depth}, {rule}, "
+                f"seed {self.random_state}")
+
+    def params_line(self) -> str:
+        """The parameter line under a printed storyboard's title (the print template)."""
+        parts = [self.loss_name, f"M = {self.n_rounds}", f"ν = {self.learning_rate:g}",
+                 f"depth ≤ {self.max_depth}"]
+        if self.max_leaves:
+            parts.append(f"≤ {self.max_leaves} leaves")
+        if self.subsample < 1:
+            parts.append(f"subsample {self.subsample:g}")
+        return ", ".join(parts)
+
+    def name_parts(self, *, rule: bool = False) -> list[str]:
+        """The settings as file-name-safe words: loss, M, ν, depth, leaf limit, subsample;
+        with ``rule``, the split rule's own (hessian, λ, γ) or a leaf rule other than
+        Newton's. Unset limits (None, 0) and a full sample are left out."""
+        parts = [safe(self.loss_name)]
+        for short, value in (("M", self.n_rounds), ("lr", self.learning_rate),
+                             ("d", self.max_depth), ("L", self.max_leaves)):
+            if value is not None and value != 0:
+                parts.append(f"{short}{safe(format(value, 'g'))}")
+        if self.subsample < 1:
+            parts.append(f"s{self.subsample:g}")
+        if rule and self.hessian:
+            parts += ["hessian", f"lam{self.reg_lambda:g}"] + (
+                [f"g{self.gamma:g}"] if self.gamma else [])
+        elif rule and self.leaf != DEFAULTS["leaf"]:
+            parts.append(safe(self.leaf_name))
+        return parts
+
+    def slug(self, data: str, m: int) -> str:
+        """A short file-name-safe summary of data, settings and round, such as
+        ``moons400_log-loss_M100_lr0.1_d3_m0``: the chart toolbar names its images
+        ``boosting_<view>_<slug>``. ``data`` names the data ("moons400", "upload")."""
+        return "_".join([safe(data), *self.name_parts(rule=True), f"m{int(m)}"])
+
+    def file_name(self, dataset: str, view: str, round_or_rounds, ext: str) -> str:
+        """An exported file's name: dataset, settings, view and round(s).
+
+        Parameters
+        ----------
+        dataset : str
+            Toy set or file name (an extension such as .csv is dropped).
+        view : str
+        round_or_rounds : int, sequence of int, or None
+            One round ("m10"), several ("m0-1-10"; long lists as "m0-to-50-12rounds"),
+            or None for every round ("all-rounds").
+        ext : str
+
+        Returns
+        -------
+        str
+            Such as ``boosting_model_moons_log-loss_M100_lr0.1_d3_m10.png``: ASCII
+            letters, digits, '.', '-' and '_' only, at most about 150 characters. The
+            split and leaf rules are not in file names (the slug has them).
+        """
+        dataset = re.sub(r"\.(csv|tsv|txt)$", "", str(dataset), flags=re.IGNORECASE)
+        parts = ["boosting", safe(view), safe(dataset), *self.name_parts(),
+                 _rounds_part(round_or_rounds)]
+        return "_".join(parts) + "." + safe(ext, 8).lower()
+
+
+def export_name(dataset: str, params: Mapping, view: str, round_or_rounds, ext: str) -> str:
+    """:meth:`Settings.file_name` of the fit parameters ``params`` (``trace.params`` or
+    ``explorer.fit``'s keyword arguments)."""
+    return Settings.of(params).file_name(dataset, view, round_or_rounds, ext)
