@@ -24,6 +24,8 @@ from urllib.parse import urlencode
 
 from .data import CLASSIFICATION_SETS, REGRESSION_SETS
 from .lessons import LESSONS
+from .boosting import DEFAULTS
+from .settings import Settings, applies
 
 UPLOAD = "upload"
 TASKS = ("classification", "regression")
@@ -80,6 +82,7 @@ class Field:
     step: float | None = None
     choices: tuple | None = None
     help: str = ""
+    param: str = ""  # the explorer.fit parameter it sets, for the fit fields
 
     def parse(self, value: Any) -> Any:
         """The value as this field's type if it is allowed, else the default."""
@@ -155,35 +158,48 @@ FIELDS: tuple[Field, ...] = (
           help="Fraction of points held out to measure the validation loss (0 = none)."),
     # --- fit ---
     Field("loss", str, "log-loss", "Loss", "fit", choices=LOSSES,
-          help="Log-loss (logistic regression's loss) or exponential (AdaBoost's)."),
+          help="Log-loss (logistic regression's loss) or exponential (AdaBoost's).",
+          param="loss"),
     Field("rounds", int, 100, "Rounds M", "fit", 1, MAX_ROUNDS, 1,
-          help="Number of trees."),
+          help="Number of trees.",
+          param="n_rounds"),
     Field("lr", float, 0.1, "Learning rate ν", "fit", 0.01, 1.0, 0.01,
-          help="Each tree's step is multiplied by ν: F_m = F_(m-1) + ν · tree m."),
-    Field("depth", int, 3, "Max depth", "fit", 1, 8, 1, help="Depth of each tree."),
+          help="Each tree's step is multiplied by ν: F_m = F_(m-1) + ν · tree m.",
+          param="learning_rate"),
+    Field("depth", int, 3, "Max depth", "fit", 1, 8, 1, help="Depth of each tree.",
+          param="max_depth"),
     Field("leaves", int, 0, "Max leaves (0 = no limit)", "fit",
           choices=LEAF_CHOICES,
           help="0 = no limit (depth-first trees). Otherwise trees grow best-first up to "
-               "this many leaves."),
+               "this many leaves.",
+          param="max_leaves"),
     Field("minleaf", int, 1, "Min samples per leaf", "fit", 1, 200, 1,
-          help="A split must leave at least this many samples on each side."),
+          help="A split must leave at least this many samples on each side.",
+          param="min_samples_leaf"),
     Field("subsample", float, 1.0, "Subsample", "fit", 0.1, 1.0, 0.05,
-          help="Fraction of the training points each tree sees (stochastic boosting)."),
+          help="Fraction of the training points each tree sees (stochastic boosting).",
+          param="subsample"),
     Field("seed", int, 0, "Fit seed", "fit", 0, 9999, 1,
-          help="random_state: the order in which features are tried, and the subsamples."),
+          help="random_state: the order in which features are tried, and the subsamples.",
+          param="random_state"),
     Field("split", str, "squared-error", "Split rule", "fit", choices=SPLITS,
           help="squared-error: scikit-learn's trees (least squares on the residuals). "
-               "hessian: the second-order gain G²/(H + λ) of XGBoost (log-loss only)."),
+               "hessian: the second-order gain G²/(H + λ) of XGBoost (log-loss only).",
+          param="split"),
     Field("leafrule", str, "newton", "Leaf rule", "fit", choices=LEAF_RULES,
           help="newton: one Newton step Σr/Σh. mean: the mean residual (a gradient step). "
                "exact: the leaf's own loss minimised. line-search: mean leaves and one "
-               "step ρ_m for the whole tree. Second-order trees use −G/(H + λ)."),
+               "step ρ_m for the whole tree. Second-order trees use −G/(H + λ).",
+          param="leaf"),
     Field("lam", float, 1.0, "λ (reg_lambda)", "fit", 0.0, 10.0, 0.1,
-          help="L2 penalty on the leaf weights: w = −G/(H + λ). Second-order trees only."),
+          help="L2 penalty on the leaf weights: w = −G/(H + λ). Second-order trees only.",
+          param="reg_lambda"),
     Field("gamma", float, 0.0, "γ (min split gain)", "fit", 0.0, 10.0, 0.1,
-          help="A split must gain more than γ. Second-order trees only."),
+          help="A split must gain more than γ. Second-order trees only.",
+          param="gamma"),
     Field("mcw", float, 1.0, "Min child weight", "fit", 0.0, 20.0, 0.1,
-          help="Each child needs a hessian sum H of at least this. Second-order trees only."),
+          help="Each child needs a hessian sum H of at least this. Second-order trees only.",
+          param="min_child_weight"),
     # --- view ---
     Field("round", int, 0, "Round m", "view", 0, MAX_ROUNDS, 1,
           help="Round 0 is the constant f0; round m adds tree m."),
@@ -320,23 +336,18 @@ class State:
                     seed=self.dseed)
 
     def fit_params(self) -> dict:
-        """Keyword arguments of ``explorer.fit`` (without the data)."""
-        if self.is_hessian:
-            # xgboost's exact trees: no leaf limit, subsample, minimum leaf size or leaf
-            # rule (the sidebar disables those controls); loss is passed as it is, so
-            # the engine says when it does not apply.
-            return dict(loss=ENGINE_LOSS[self.loss], n_rounds=self.rounds,
-                        learning_rate=self.lr, max_depth=self.depth, random_state=self.seed,
-                        split="hessian", reg_lambda=self.lam, gamma=self.gamma,
-                        min_child_weight=self.mcw)
-        loss = "squared_error" if self.is_regression else ENGINE_LOSS[self.loss]
-        params = dict(loss=loss, n_rounds=self.rounds, learning_rate=self.lr,
-                      max_depth=self.depth, max_leaves=self.leaves or None,
-                      min_samples_leaf=self.minleaf, subsample=self.subsample,
-                      random_state=self.seed)
-        if self.leafrule != BY_KEY["leafrule"].default:
-            params["leaf"] = ENGINE_LEAF[self.leafrule]
-        return params
+        """Keyword arguments of ``explorer.fit`` (without the data): the fit fields that
+        apply to the split rule (the sidebar disables the others)."""
+        split = ENGINE_SPLIT[self.split]
+        values = dict(loss="squared_error" if self.is_regression else ENGINE_LOSS[self.loss],
+                      leaf=ENGINE_LEAF[self.leafrule], split=split,
+                      max_leaves=self.leaves or None)
+        params = {f.param: values.get(f.param, getattr(self, f.key))
+                  for f in FIELDS if f.param}
+        # the rules are named only when they are not fit's own defaults, so that the
+        # default fit's cache key is what it always was
+        return {name: value for name, value in params.items() if applies(name, split)
+                and not (name in ("split", "leaf") and value == DEFAULTS[name])}
 
     def compared(self) -> tuple[tuple[str, "State"], tuple[str, "State"], float]:
         """The Compare page's two (name, setting) sides, each this one changed as the pair
@@ -350,15 +361,8 @@ class State:
 
     def slug(self) -> str:
         """A short file-name-safe summary of data and parameters, for exported images."""
-        if self.is_hessian:
-            rule = f"_hessian_lam{self.lam:g}" + (f"_g{self.gamma:g}" if self.gamma else "")
-        else:
-            rule = (f"_L{self.leaves}" if self.leaves else "") + (
-                f"_s{self.subsample:g}" if self.subsample < 1 else "") + (
-                f"_{self.leafrule}" if self.leafrule != BY_KEY["leafrule"].default else "")
         data = "upload" if self.is_upload else f"{self.data}{self.n}"
-        return (f"{data}_{self.loss_name}_M{self.rounds}_lr{self.lr:g}_d{self.depth}{rule}"
-                f"_m{self.round}")
+        return Settings.of(self.fit_params()).slug(data, self.round)
 
 
 STATE_FIELDS = tuple(f.name for f in dc_fields(State))

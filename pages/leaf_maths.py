@@ -26,22 +26,21 @@ SLIPS = [
 
 def forms(story, trace):
     """The {0,1} and ±1 forms of the Newton step, side by side (log-loss only)."""
+    f = leaves.forms(story)
     left, right = st.columns(2, gap="medium")
-    a, b = story["sum_r"], story["sum_h"]
     with left:
         st.markdown("**Labels y ∈ {0, 1}** (log-odds form)")
-        st.latex(r"a = \sum_{i \in R} (y_i - p_i) = " + fmt(a))
-        st.latex(r"b = \sum_{i \in R} p_i (1 - p_i) = " + fmt(b))
-        st.latex(r"\gamma_1 = a / b = " + fmt(a / b if b else 0.0))
+        st.latex(r"a = \sum_{i \in R} (y_i - p_i) = " + fmt(f["sum_r"]))
+        st.latex(r"b = \sum_{i \in R} p_i (1 - p_i) = " + fmt(f["sum_h"]))
+        st.latex(r"\gamma_1 = a / b = " + fmt(f["ratio"]))
     with right:
         st.markdown("**Labels y ∈ {−1, +1}**")
-        if "sum_r_pm" in story:
-            a2, b2 = story["sum_r_pm"], story["sum_h_pm"]
-            st.latex(r"\sum_{i \in R} \frac{y_i}{1 + e^{y_i F_i}} = " + fmt(a2))
-            st.latex(r"\sum_{i \in R} |r_i|\,(1 - |r_i|) = " + fmt(b2))
-            st.latex(r"\beta = " + fmt(a2 / b2 if b2 else 0.0))
-            st.caption(f"The two forms differ by {abs(a - a2):.1e} (numerator) and "
-                       f"{abs(b - b2):.1e} (denominator): the same model. Friedman's 2001 "
+        if f["beta"] is not None:
+            st.latex(r"\sum_{i \in R} \frac{y_i}{1 + e^{y_i F_i}} = " + fmt(f["sum_r_pm"]))
+            st.latex(r"\sum_{i \in R} |r_i|\,(1 - |r_i|) = " + fmt(f["sum_h_pm"]))
+            st.latex(r"\beta = " + fmt(f["beta"]))
+            st.caption(f"The two forms differ by {f['gap_r']:.1e} (numerator) and "
+                       f"{f['gap_h']:.1e} (denominator): the same model. Friedman's 2001 "
                        "paper writes log(1 + e^(−2yF)), which halves F; the explorer uses "
                        "scikit-learn's convention.")
         else:
@@ -94,7 +93,7 @@ def body(ctx):
         story = leaves.leaf_story(tr, m, leaf)
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            app.chart(app.figure(figures.leaf_loss, tr, m, leaf,
+            app.chart(app.figure(figures.leaf_loss, story, m, leaf,
                                          uirevision=ctx.key),
                           s, "leaf_loss", key="chart_leaf_loss", live=True)
         with right:

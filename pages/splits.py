@@ -1,7 +1,6 @@
 """Splits page: at a node of tree m, the gain of every threshold of every feature under both
 split rules (squared error of the residuals; the second-order gain), the chosen split marked."""
 
-import numpy as np
 import streamlit as st
 
 from explorer import app, figures, losses
@@ -36,7 +35,7 @@ def body(ctx):
     tree = tr.tree(m)
     node = node_picker(tree)
     scans = splits.scan(tr, m, node)
-    app.chart(app.figure(figures.split_scan, tr, m, node,
+    app.chart(app.figure(figures.split_scan, scans, m, node,
                                  feature_names=ctx.feature_names, uirevision=ctx.key),
                   s, "splits", key="chart_splits", live=True)
     rule = "second-order gain" if s.is_hessian else "squared-error reduction"
@@ -47,17 +46,7 @@ def body(ctx):
                "alike; the second-order gain ½[G_L²/(H_L + λ) + G_R²/(H_R + λ) − "
                f"G²/(H + λ)] − γ weighs them by {weights}. λ = {s.lam:g}, γ = {s.gamma:g} "
                "here (the second-order curve uses the fit's λ and γ, or 1 and 0).")
-    rows = []
-    for sc in scans:
-        name = ctx.feature_names[sc["feature"]]
-        for field, label in (("squared_error", "squared error"), ("hessian", "second order")):
-            v = sc[field]
-            best = int(np.argmax(v)) if len(v) else None
-            rows.append({"feature": name, "rule": label,
-                         "best threshold": None if best is None else float(sc["thresholds"][best]),
-                         "best gain": None if best is None else float(v[best]),
-                         "chosen by the tree": sc["chosen"]})
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.dataframe(splits.best_rows(scans, ctx.feature_names), hide_index=True, width="stretch")
 
 
 app.run_page(body, ctx)

@@ -18,6 +18,7 @@ from .. import data as datamod, fit
 from ..numbers import summaries
 from ..numbers.grid import Grid, make_grid
 from ..lessons import LESSONS
+from ..settings import Settings
 from ..state import State
 from . import component, controls, store
 from .figure_cache import name as name_shared
@@ -201,15 +202,6 @@ def page(title: str) -> Context:
         if error:
             st.error(md_escape(error), icon=":material/error:")
         st.stop()
-    s = store.current()
-    sub = f", subsample {s.subsample:g}" if s.subsample < 1 else ""
     st.markdown(f"#### {title}")
-    if s.is_hessian:
-        rule = (f"second-order trees (λ = {s.lam:g}, γ = {s.gamma:g}, "
-                f"min child weight {s.mcw:g})")
-    else:
-        limit = f"≤ {s.leaves} leaves, " if s.leaves else ""
-        rule = f"{limit}min {s.minleaf} per leaf{sub}, {s.leafrule} leaves"
-    st.caption(f"{md_escape(ctx.data_label)} · {s.loss_name}, M = {s.rounds}, ν = {s.lr:g}, "
-               f"depth ≤ {s.depth}, {rule}, seed {s.seed}")
+    st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
     return ctx

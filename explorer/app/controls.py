@@ -13,7 +13,9 @@ import streamlit as st
 
 from .. import data as datamod
 from ..lessons import LESSONS
-from ..state import BY_KEY, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD, State
+from ..settings import applies
+from ..state import (BY_KEY, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD,
+                     State)
 from ..upload import default_features, read_table, to_dataset
 from . import store
 
@@ -196,13 +198,15 @@ def fit(state: State) -> None:
         field(key, state, side)
     # second-order trees here are xgboost's for the log-loss
     field("split", state, side, disabled=state.is_regression)
-    # Second-order (xgboost exact) trees have no leaf limit, subsample, minimum leaf
-    # size or leaf rule: those controls are disabled (and ignored by State.fit_params).
+    # What a split rule does not use is disabled (the sidebar keeps its place) or, for
+    # the second-order trees' own parameters, not shown; State.fit_params leaves it out.
+    split = ENGINE_SPLIT[state.split]
     for key in ("leafrule", "leaves", "minleaf", "subsample"):
-        field(key, state, side, disabled=state.is_hessian)
-    if state.is_hessian:
-        for key in ("lam", "gamma", "mcw"):
+        field(key, state, side, disabled=not applies(BY_KEY[key].param, split))
+    for key in ("lam", "gamma", "mcw"):
+        if applies(BY_KEY[key].param, split):
             field(key, state, side)
+    if state.is_hessian:
         side.caption("Second-order trees: log-loss only; the leaf rule, leaf limit, "
                      "minimum leaf size and subsample do not apply.")
     field("seed", state, side)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..numbers import leaves, splits  # TRANSITIONAL: see _numbers_of
 from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite, make_figure,
                     num)
 
@@ -26,15 +25,6 @@ GREEN = "#2e8b57"
 def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -> dict:
     return dict(type="line", x0=float(finite(x)), x1=float(finite(x)), y0=y0, y1=y1,
                 yref="paper", line=dict(color=color, width=2, dash=dash), name=name)
-
-
-def _numbers_of(given, compute, m, node):
-    """TRANSITIONAL (issue #11): pages/leaf_maths.py and pages/splits.py still pass the
-    trace where the numbers go. Remove this, and the import of numbers, once they pass
-    leaf_story / scan: the charts must not compute what they draw."""
-    if isinstance(given, (dict, list)):
-        return given
-    return compute(given, m, node)
 
 
 # --- leaf maths ------------------------------------------------------------------------
@@ -50,7 +40,7 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
-    s = _numbers_of(story, leaves.leaf_story, m, node)
+    s = story  # the leaf story: every number the chart draws
     g = finite(s["gammas"])
     loss = finite(s["loss"])
     taylor = finite(s["taylor"])
@@ -108,7 +98,6 @@ def split_scan(scans: list | None, m: int, node: int, *, feature_names=("x1", "x
     """
     if m < 1:
         return empty_figure("Round 0 has no tree: step to round 1.", height)
-    scans = _numbers_of(scans, splits.scan, m, node)
     k = len(scans)
     gap = 0.08
     width = (1.0 - gap * (k - 1)) / k
