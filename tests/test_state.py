@@ -83,3 +83,14 @@ def test_a_regression_link_fixes_the_task_split_and_pair():
     assert "newton" not in State().slug()
     assert "_mean" in State(leafrule="mean").slug()
     assert "hessian_lam2" in State(split="hessian", lam=2.0).slug()
+
+
+def test_the_query_string_is_a_link_that_opens_the_same_state():
+    from urllib.parse import parse_qsl
+    s = State(data="xor", n=300, noise=0.35, balance=0.3, valid=0.0, loss="exponential",
+              rounds=40, lr=0.05, depth=2, subsample=0.6, seed=4, round=33, sample=17,
+              present=True)
+    link = s.query_string()
+    assert "round=33" in link.split("&") and "present=" in link
+    assert State.from_mapping(dict(parse_qsl(link))) == s
+    assert State.from_mapping(dict(parse_qsl(s.with_round(7).query_string()))).round == 7
