@@ -7,3 +7,11 @@ def number(x: float, digits: int = 6) -> str:
     """``x`` in ``digits`` significant digits; NaN shows as 0 and inf as +-1e300."""
     x = float(np.nan_to_num(x, nan=0.0, posinf=1e300, neginf=-1e300))
     return f"{x:.{digits}g}"
+
+
+NO_TREE = "Round 0 has no tree: F₀(x) = f₀ everywhere."
+
+
+def no_tree(what: str = "") -> str:
+    """Round 0's message, where a view needs a tree: what to do to see ``what``."""
+    return f"{NO_TREE} Step to round 1{' to see ' + what if what else ''}."

@@ -5,6 +5,7 @@ check of the fit on screen against the reference implementation."""
 import streamlit as st
 
 from explorer import app, figures, losses
+from explorer.text import no_tree
 from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
@@ -86,8 +87,7 @@ def body(ctx):
     m = s.round
     tr = ctx.trace
     if m == 0:
-        st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see the "
-                "leaves of tree 1.", icon=":material/info:")
+        st.info(no_tree("the leaves of tree 1"), icon=":material/info:")
     else:
         leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample)
         story = leaves.leaf_story(tr, m, leaf)

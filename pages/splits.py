@@ -4,6 +4,7 @@ split rules (squared error of the residuals; the second-order gain), the chosen 
 import streamlit as st
 
 from explorer import app, figures, losses
+from explorer.text import no_tree
 from explorer.numbers import splits
 
 ctx = app.page("Splits: every candidate threshold at a node, under both rules")
@@ -29,7 +30,7 @@ def body(ctx):
     m = s.round
     tr = ctx.trace
     if m == 0:
-        st.info("Round 0 has no tree: step to round 1 to scan the splits of tree 1.",
+        st.info(no_tree("the splits of tree 1"),
                 icon=":material/info:")
         return
     tree = tr.tree(m)

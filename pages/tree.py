@@ -3,6 +3,7 @@
 import streamlit as st
 
 from explorer import app, figures
+from explorer.text import no_tree
 from explorer.numbers import summaries
 
 ctx = app.page("Tree m: its regions, its leaf values, and the update it makes")
@@ -13,7 +14,7 @@ def body(ctx):
     m = s.round
     tr, grid = ctx.trace, ctx.grid
     if m == 0:
-        st.info("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1 to see tree 1.",
+        st.info(no_tree("tree 1"),
                 icon=":material/info:")
         app.f0_block(ctx)
         return

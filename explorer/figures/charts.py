@@ -12,6 +12,7 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
+from ..text import no_tree
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, signed)
 
@@ -100,7 +101,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     ``customdata[1]``) so a click can select a leaf.
     """
     if m < 1:
-        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.")
+        return empty_figure(no_tree())
     tree = trace.tree(m)
     x, depth = _tree_layout(tree)
     is_leaf = tree["left"] < 0

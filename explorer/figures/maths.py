@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ..text import no_tree
 from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite, make_figure,
                     num)
 
@@ -39,7 +40,7 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
     (None at round 0, which has no tree: the chart says so); m and node title the chart.
     """
     if m < 1:
-        return empty_figure("Round 0 has no tree: step to round 1.", height)
+        return empty_figure(no_tree(), height)
     s = story  # the leaf story: every number the chart draws
     g = finite(s["gammas"])
     loss = finite(s["loss"])
@@ -97,7 +98,7 @@ def split_scan(scans: list | None, m: int, node: int, *, feature_names=("x1", "x
     the tree's chosen split is a vertical line in its feature's column.
     """
     if m < 1:
-        return empty_figure("Round 0 has no tree: step to round 1.", height)
+        return empty_figure(no_tree(), height)
     k = len(scans)
     gap = 0.08
     width = (1.0 - gap * (k - 1)) / k

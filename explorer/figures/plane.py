@@ -24,6 +24,7 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
 from ..numbers.summaries import leaf_rule
+from ..text import no_tree
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE,
                     VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace, class_names,
                     colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
@@ -293,7 +294,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     by default this tree's own (:func:`leaf_value_range` of several rounds shares one).
     """
     if m < 1:
-        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
+        return empty_figure(no_tree(),
                             height, panel)
     if grid.is_line:
         return tree_line(trace, m, grid, feature_names=feature_names, leaf=leaf, sample=sample,
@@ -409,7 +410,7 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
     and the leaf marks their node id, as in :func:`tree_regions`.
     """
     if m < 1:
-        return empty_figure("Round 0 has no tree: F₀(x) = f₀ everywhere. Step to round 1.",
+        return empty_figure(no_tree(),
                             height, panel)
     tree = trace.tree(m)
     values = finite(tree["value"])
