@@ -27,7 +27,8 @@ from numba import njit
 from . import losses, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import LEAF, NODE, apply, grow_best_first, grow_depth_first, presort, restrict_order
+from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, presort, reciprocals,
+                   restrict_order, sorted_values)
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -149,7 +150,7 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         raw, leaves, in_bag, nodes, offsets, rho = _boost(
             X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
             min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
-            LEAF_RULES.index(leaf))
+            reciprocals(n), LEAF_RULES.index(leaf))
         diverged = np.flatnonzero(~(np.abs(raw) <= DIVERGED).all(axis=1))
         if diverged.size:
             raise DivergedError(
@@ -281,7 +282,7 @@ def _encode_valid(y, n, classes):
 
 @njit(cache=True, nogil=True)
 def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
-           min_samples_split, n_in_bag, uniforms, seeds, order, leaf_rule):
+           min_samples_split, n_in_bag, uniforms, seeds, order, inverse, leaf_rule):
     n = X.shape[0]
     n_rounds = seeds.shape[0]
     raw = np.empty((n_rounds + 1, n))
@@ -298,6 +299,8 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     buffer = np.empty(n)
     members = np.empty(n, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
+    vals = sorted_values(X, order)
+    side = np.empty(n, dtype=np.bool_)
     # the root's first sorts repeat every round when every sample is in the bag
     d = X.shape[1]
     memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
@@ -308,19 +311,20 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         if bagging:
             _bag(uniforms[m - 1], n_in_bag, in_bag[m])
             samples = np.flatnonzero(in_bag[m])
-            tree_order = restrict_order(order, in_bag[m])
+            tree_order, tree_vals = restrict_order(order, vals, in_bag[m])
         else:
             samples = np.arange(n)
             tree_order = order.copy()
+            tree_vals = vals.copy()
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, tree_order, memo, memo_ready, nodes, k0,
-                                       max_depth, max_leaves, min_samples_split,
+            nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
+                                       memo_ready, nodes, k0, max_depth, max_leaves, min_samples_split,
                                        min_samples_leaf, rng)
         else:
-            nodes, k = grow_depth_first(X, r, samples, tree_order, memo, memo_ready, nodes, k0,
-                                        max_depth, min_samples_split, min_samples_leaf, rng)
+            nodes, k = grow_depth_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
+                                        memo_ready, nodes, k0, max_depth, min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
         apply(tree, X, leaf[m])

@@ -212,17 +212,25 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
 
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
-               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
-               memo, memo_ready):
+               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
+               side, inverse, tmp, tmp_vals, memo, memo_ready):
     """Find, apply and measure the best squared-error split of samples[start:end].
 
-    ``order[f, start:end]`` holds the node's samples sorted by feature f. When the
-    node has no two equal values of f, introsort's result is that one sorted order,
-    so it is copied instead of sorted. With ties, introsort itself must run: the
-    order it leaves equal values in depends on its moves, and decides sums' last bits.
-    At the root, every round's first two sorts start from the same order (all samples
-    ascending, then the first sort's result), so their results are kept in ``memo``
-    (row (previous feature + 1) * n_features + feature; none when memo has no rows).
+    ``order[f, start:end]`` holds the node's samples sorted by feature f and
+    ``vals[f, start:end]`` their values; both are partitioned stably at every split,
+    so a node reads its sorted values without sorting or gathering. When the node has
+    no two equal values of f, that is the order introsort would leave, so the scan
+    reads it directly. With ties, introsort itself must run on ``samples`` (the order
+    scikit-learn's splitter holds): the order it leaves equal values in depends on its
+    moves, and decides sums' last bits. At the root, every round's first two sorts
+    start from the same order (all samples ascending, then the first sort's result),
+    so their results are kept in ``memo`` (row (previous feature + 1) * n_features +
+    feature; none when memo has no rows).
+
+    ``samples`` must hold scikit-learn's order of the node when the search ends (the
+    last visited feature's sorted order): the children add their sums in that order.
+    While it equals ``order[f]`` for the last visited feature f, it is only copied when
+    needed (``virtual``).
 
     Returns (pos, feature, threshold, impurity_left, impurity_right, improvement,
     n_constant_features); pos == end means no valid split.
@@ -240,6 +248,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     n_drawn = 0
     n_total = n_known_constants
     previous = -1
+    virtual = -1  # samples[start:end] stands for order[virtual, start:end]
     n_sorted = 0
     while f_i > n_total and (n_visited < n_features or n_visited <= n_found + n_drawn):
         n_visited += 1
@@ -250,69 +259,63 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             continue
         f_j += n_found
         feature = features[f_j]
-        ties = False
-        for p in range(start, end):
-            fvalues[p] = X[order[feature, p], feature]
-            if p > start and fvalues[p] == fvalues[p - 1]:
-                ties = True
+        fv = vals[feature]
+        ties = _has_ties(fv, start, end)
         if ties:
+            if virtual >= 0:
+                samples[start:end] = order[virtual, start:end]
+                virtual = -1
             key = (previous + 1) * n_features + feature
             remember = memo.shape[0] > 0 and start == 0 and end == samples.shape[0] and n_sorted < 2
             if remember and memo_ready[key]:
                 samples[:] = memo[key]
-            for p in range(start, end):
-                fvalues[p] = X[samples[p], feature]
-            if not (remember and memo_ready[key]):
+            else:
+                for p in range(start, end):
+                    fvalues[p] = X[samples[p], feature]
                 sort_segment(fvalues, samples, start, end - start)
                 if remember:
                     memo[key] = samples
                     memo_ready[key] = True
         else:
-            samples[start:end] = order[feature, start:end]
+            virtual = feature
         previous = feature
         n_sorted += 1
-        if fvalues[end - 1] <= fvalues[start] + tol:
+        if fv[end - 1] <= fv[start] + tol:
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
             n_total += 1
             continue
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
-
-        left = 0.0
-        pos = start
-        p = start
-        while p < end:
-            p += 1
-            while p < end and fvalues[p] <= fvalues[p - 1] + tol:
-                p += 1
-            if p == end:
-                continue
-            if p - start < min_samples_leaf or end - p < min_samples_leaf:
-                continue
-            left = _left_sum(r, samples, start, end, p, left, pos, total)
-            pos = p
-            n_left = float(p - start)
-            right = total - left
-            proxy = left * left / n_left + right * right / (n_node - n_left)
-            if proxy > best_proxy:
-                best_proxy = proxy
-                best_pos = p
-                best_feature = feature
-                best_threshold = np.float64(fvalues[p - 1]) / 2.0 + np.float64(fvalues[p]) / 2.0
+        proxy, pos, threshold = _scan(fv, samples if ties else order[feature], r, inverse,
+                                      start, end, total, n_node, min_samples_leaf, best_proxy)
+        if proxy > best_proxy:
+            best_proxy = proxy
+            best_pos = pos
+            best_feature = feature
+            best_threshold = threshold
+    if virtual >= 0:
+        samples[start:end] = order[virtual, start:end]
 
     impurity_left = impurity_right = improvement = 0.0
     if best_pos < end:
+        # order[best_feature] is sorted, so its first best_pos - start samples go left.
+        for p in range(start, best_pos):
+            side[order[best_feature, p]] = True
+        for p in range(best_pos, end):
+            side[order[best_feature, p]] = False
         # Two-pointer partition; its order is the order the children add their sums in.
         lo = start
         hi = end
         while lo < hi:
-            if X[samples[lo], best_feature] <= best_threshold:
+            if side[samples[lo]]:
                 lo += 1
             else:
                 hi -= 1
                 samples[lo], samples[hi] = samples[hi], samples[lo]
-        _partition_orders(X, order, tmp, start, end, best_feature, best_threshold)
+        for f in range(order.shape[0]):
+            if f != best_feature:
+                _partition_stably(order[f], vals[f], side, tmp, tmp_vals, start, end)
         left = _left_sum(r, samples, start, end, best_pos, 0.0, start, total)
         right = total - left
         sq_left = 0.0
@@ -334,20 +337,80 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
 
 
 @njit(cache=True, nogil=True)
-def _partition_orders(X, order, tmp, start, end, feature, threshold):
-    """Stable partition of each presorted order so both children stay sorted."""
-    for f in range(order.shape[0]):
-        left = start
-        right = 0
-        for p in range(start, end):
-            i = order[f, p]
-            if X[i, feature] <= threshold:
-                order[f, left] = i
-                left += 1
-            else:
-                tmp[right] = i
-                right += 1
-        order[f, left:end] = tmp[:right]
+def _has_ties(fv, start, end):
+    """True when sorted fv[start:end] holds two equal values."""
+    for p in range(start + 1, end):
+        if fv[p] == fv[p - 1]:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples_leaf, bar):
+    """Best split of one feature whose sorted values are fv[start:end], as scikit-learn scans.
+
+    The proxy sum_L^2/n_L + sum_R^2/n_R is computed exactly (two divisions) only where
+    a bound shows it might beat ``bar`` (the best proxy so far): with reciprocals from
+    ``inverse``, the product form is within a few units in the last place of it, and
+    a candidate must be strictly better to win. Returns (proxy, pos, threshold); the
+    proxy is -inf when no candidate beats ``bar``.
+    """
+    tol = np.float32(1e-7)
+    best = bar
+    found = -np.inf
+    best_pos = end
+    threshold = -2.0
+    left = 0.0
+    pos = start
+    p = start
+    while p < end:
+        p += 1
+        while p < end and fv[p] <= fv[p - 1] + tol:
+            p += 1
+        if p == end:
+            continue
+        if p - start < min_samples_leaf or end - p < min_samples_leaf:
+            continue
+        if p - pos <= end - p:
+            for q in range(pos, p):
+                left += r[sorted_samples[q]]
+        else:
+            left = total
+            for q in range(end - 1, p - 1, -1):
+                left -= r[sorted_samples[q]]
+        pos = p
+        n_left = p - start
+        n_right = end - p
+        right = total - left
+        rough = left * left * inverse[n_left] + right * right * inverse[n_right]
+        if rough * (1.0 + 1e-12) + 1e-300 < best:
+            continue
+        proxy = left * left / float(n_left) + right * right / (n_node - float(n_left))
+        if proxy > best:
+            best = proxy
+            found = proxy
+            best_pos = p
+            threshold = np.float64(fv[p - 1]) / 2.0 + np.float64(fv[p]) / 2.0
+    return found, best_pos, threshold
+
+
+@njit(cache=True, nogil=True)
+def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
+    """Stable partition of one presorted row (and its values) so both children stay sorted."""
+    left = start
+    right = 0
+    for p in range(start, end):
+        i = order[p]
+        if side[i]:
+            order[left] = i
+            vals[left] = vals[p]
+            left += 1
+        else:
+            tmp[right] = i
+            tmp_vals[right] = vals[p]
+            right += 1
+    order[left:end] = tmp[:right]
+    vals[left:end] = tmp_vals[:right]
 
 
 def presort(X):
@@ -356,16 +419,30 @@ def presort(X):
 
 
 @njit(cache=True, nogil=True)
-def restrict_order(order, in_bag):
-    """The presorted orders of the in-bag samples only."""
-    out = np.empty((order.shape[0], np.count_nonzero(in_bag)), dtype=np.int64)
+def sorted_values(X, order):
+    """Row f: the values of feature f in the order of order[f]."""
+    vals = np.empty(order.shape, dtype=np.float32)
+    for f in range(order.shape[0]):
+        for p in range(order.shape[1]):
+            vals[f, p] = X[order[f, p], f]
+    return vals
+
+
+@njit(cache=True, nogil=True)
+def restrict_order(order, vals, in_bag):
+    """The presorted orders (and their values) of the in-bag samples only."""
+    n_in = np.count_nonzero(in_bag)
+    out = np.empty((order.shape[0], n_in), dtype=np.int64)
+    out_vals = np.empty((order.shape[0], n_in), dtype=np.float32)
     for f in range(order.shape[0]):
         q = 0
-        for i in order[f]:
+        for p in range(order.shape[1]):
+            i = order[f, p]
             if in_bag[i]:
                 out[f, q] = i
+                out_vals[f, q] = vals[f, p]
                 q += 1
-    return out
+    return out, out_vals
 
 
 # --- growing a tree ----------------------------------------------------------
@@ -406,21 +483,27 @@ def _set_split(node, feature, threshold, improvement):
 
 @njit(cache=True, nogil=True)
 def _scratch(n_samples, n_features):
-    """A splitter's working arrays: feature values, feature order, constant features, buffer."""
+    """A splitter's working arrays: feature values, feature order, constant features, buffers."""
     return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
-            np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64))
+            np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64),
+            np.empty(n_samples, dtype=np.float32))
+
+
+def reciprocals(n):
+    """1/k for k = 0..n (entry 0 unused): the split scan's cheap bound."""
+    return 1.0 / np.maximum(np.arange(n + 1, dtype=np.float64), 1.0)
 
 
 @njit(cache=True, nogil=True)
-def grow_depth_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth,
-                     min_samples_split, min_samples_leaf, rng):
+def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
+                     max_depth, min_samples_split, min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
 
     Returns (nodes, k): nodes may have been reallocated; the tree is nodes[k0:k].
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp = _scratch(n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals = _scratch(n_samples, X.shape[1])
     # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart.
     # Right is pushed before left, so the stack never holds more than a path's worth.
     height = min(n_samples, max_depth) + 2
@@ -444,8 +527,8 @@ def grow_depth_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_dept
         if not is_leaf:
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
-                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
-                memo, memo_ready)
+                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
+                side, inverse, tmp, tmp_vals, memo, memo_ready)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
@@ -525,8 +608,8 @@ def _heap_pop(heap, size, key):
 
 
 @njit(cache=True, nogil=True)
-def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth, max_leaves,
-                    min_samples_split, min_samples_leaf, rng):
+def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
+                    max_depth, max_leaves, min_samples_split, min_samples_leaf, rng):
     """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
 
     Every node's split is searched when the node is created; the frontier then
@@ -534,14 +617,16 @@ def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp = _scratch(n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals = _scratch(n_samples, X.shape[1])
+    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, fvalues, features,
+            constant)
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)
     gain = np.empty(cap)
     child_impurity = np.empty((cap, 2))
     heap = np.empty(cap, dtype=np.int64)
-    nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k0,
+    nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k0,
                                0, n_samples, 0, -1, True, np.inf, n_root, max_depth,
                                min_samples_split, min_samples_leaf, rng, rec, gain, child_impurity)
     size = _heap_push(heap, 0, gain, 0)
@@ -553,11 +638,11 @@ def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth
             continue
         split_budget -= 1
         depth = rec[j, 3] + 1
-        nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k,
+        nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k,
                                    rec[j, 0], rec[j, 2], depth, j, True, child_impurity[j, 0],
                                    n_root, max_depth, min_samples_split, min_samples_leaf, rng,
                                    rec, gain, child_impurity)
-        nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k,
+        nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k,
                                    rec[j, 2], rec[j, 1], depth, j, False, child_impurity[j, 1],
                                    n_root, max_depth, min_samples_split, min_samples_leaf, rng,
                                    rec, gain, child_impurity)
@@ -568,10 +653,11 @@ def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth
 
 
 @njit(cache=True, nogil=True)
-def _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k, start, end,
+def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
+    order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, fvalues, features, constant = work
     n = end - start
     total, sq_total = _node_sums(r, samples, start, end)
     if parent < 0:
@@ -583,8 +669,8 @@ def _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, featur
         # best-first search forgets constant features between nodes
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
             X, r, samples, fvalues, features, constant, 0,
-            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
-            memo, memo_ready)
+            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
+            side, inverse, tmp, tmp_vals, memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
