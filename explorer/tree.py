@@ -133,11 +133,17 @@ def _insertion_sort(values, samples, lo, n):
 
 
 @njit(cache=True, nogil=True)
-def sort_segment(values, samples, lo, n):
+def sort_segment(values, samples, lo, n, ties, known):
     """Sort values[lo:lo+n] and samples alongside, as scikit-learn's simultaneous_sort.
 
     The recursion on the left part is kept on an explicit stack; the parts are
     disjoint, so the order in which they are finished does not change the result.
+
+    Only the order of equal values is unknown in advance: ``known[p]`` is the sample
+    at sorted position p whenever its value is unique, and ``ties[p]`` counts the
+    positions q <= p holding the same value as q - 1. The 3-way partition keeps equal
+    values in one part and each part holds the values of its own sorted positions,
+    so a part without two equal values is finished by copying ``known``.
     """
     if n == 0:
         return
@@ -153,6 +159,10 @@ def sort_segment(values, samples, lo, n):
         n = stack[top, 1]
         maxd = stack[top, 2]
         while n > _SORT_SMALL:
+            if ties[lo + n - 1] == ties[lo]:
+                samples[lo:lo + n] = known[lo:lo + n]
+                n = 0
+                break
             if maxd <= 0:
                 _heapsort(values, samples, lo, n)
                 n = 0
@@ -179,7 +189,10 @@ def sort_segment(values, samples, lo, n):
             top += 1
             lo += right
             n -= right
-        _insertion_sort(values, samples, lo, n)
+        if n > 1 and ties[lo + n - 1] == ties[lo]:
+            samples[lo:lo + n] = known[lo:lo + n]
+        else:
+            _insertion_sort(values, samples, lo, n)
 
 
 # --- one node: sums, impurity and the best split -----------------------------
@@ -213,7 +226,7 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-               side, inverse, tmp, tmp_vals, memo, memo_ready):
+               side, inverse, tmp, tmp_vals, tie_count, memo, memo_ready):
     """Find, apply and measure the best squared-error split of samples[start:end].
 
     ``order[f, start:end]`` holds the node's samples sorted by feature f and
@@ -260,7 +273,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
         f_j += n_found
         feature = features[f_j]
         fv = vals[feature]
-        ties = _has_ties(fv, start, end)
+        ties = _tie_counts(fv, start, end, tie_count)
         if ties:
             if virtual >= 0:
                 samples[start:end] = order[virtual, start:end]
@@ -272,7 +285,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             else:
                 for p in range(start, end):
                     fvalues[p] = X[samples[p], feature]
-                sort_segment(fvalues, samples, start, end - start)
+                sort_segment(fvalues, samples, start, end - start, tie_count, order[feature])
                 if remember:
                     memo[key] = samples
                     memo_ready[key] = True
@@ -337,12 +350,18 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
 
 
 @njit(cache=True, nogil=True)
-def _has_ties(fv, start, end):
-    """True when sorted fv[start:end] holds two equal values."""
+def _tie_counts(fv, start, end, counts):
+    """True when sorted fv[start:end] holds two equal values; then counts[p] is the number
+    of positions q in start+1..p with fv[q] == fv[q - 1]."""
+    n_ties = 0
     for p in range(start + 1, end):
-        if fv[p] == fv[p - 1]:
-            return True
-    return False
+        n_ties += fv[p] == fv[p - 1]
+    if n_ties == 0:
+        return False
+    counts[start] = 0
+    for p in range(start + 1, end):
+        counts[p] = counts[p - 1] + (fv[p] == fv[p - 1])
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -486,7 +505,7 @@ def _scratch(n_samples, n_features):
     """A splitter's working arrays: feature values, feature order, constant features, buffers."""
     return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
             np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64),
-            np.empty(n_samples, dtype=np.float32))
+            np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.int64))
 
 
 def reciprocals(n):
@@ -503,7 +522,7 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp, tmp_vals = _scratch(n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals, tie_count = _scratch(n_samples, X.shape[1])
     # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart.
     # Right is pushed before left, so the stack never holds more than a path's worth.
     height = min(n_samples, max_depth) + 2
@@ -528,7 +547,7 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
                 start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-                side, inverse, tmp, tmp_vals, memo, memo_ready)
+                side, inverse, tmp, tmp_vals, tie_count, memo, memo_ready)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
@@ -617,9 +636,9 @@ def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready,
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp, tmp_vals = _scratch(n_samples, X.shape[1])
-    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, fvalues, features,
-            constant)
+    fvalues, features, constant, tmp, tmp_vals, tie_count = _scratch(n_samples, X.shape[1])
+    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, fvalues,
+            features, constant)
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)
@@ -657,7 +676,8 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
-    order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, fvalues, features, constant = work
+    (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, fvalues, features,
+     constant) = work
     n = end - start
     total, sq_total = _node_sums(r, samples, start, end)
     if parent < 0:
@@ -670,7 +690,7 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
             X, r, samples, fvalues, features, constant, 0,
             start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-            side, inverse, tmp, tmp_vals, memo, memo_ready)
+            side, inverse, tmp, tmp_vals, tie_count, memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
