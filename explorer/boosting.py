@@ -27,8 +27,8 @@ from numba import njit
 from . import losses, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, presort, reciprocals,
-                   restrict_order, sorted_values)
+from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaves_of, presort,
+                   reciprocals, restrict_order, sorted_values)
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -327,7 +327,10 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
                                         memo_ready, nodes, k0, max_depth, min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
-        apply(tree, X, leaf[m])
+        if bagging:
+            apply(tree, X, leaf[m])
+        else:
+            leaves_of(tree, samples, leaf[m])
         losses.hessian(code, y, r, h)
         rho[m] = _set_leaves(tree, leaf[m], in_bag[m] if bagging else everyone, code, y, raw[m - 1],
                              r, h, buffer, members, leaf_rule)

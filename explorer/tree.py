@@ -724,3 +724,27 @@ def apply(nodes, X, out):
             else:
                 k = nodes[k]["right"]
         out[i] = k
+
+
+@njit(cache=True, nogil=True)
+def leaves_of(nodes, samples, out):
+    """out[i] = the leaf of each sample in ``samples``, read from the grown tree itself.
+
+    Every node holds a contiguous range of ``samples`` (left child first), so the
+    leaves, visited left to right, tile it: no sample walks down the tree again.
+    """
+    stack = np.empty(nodes.shape[0] + 1, dtype=np.int64)
+    stack[0] = 0
+    top = 1
+    p = 0
+    while top > 0:
+        top -= 1
+        k = stack[top]
+        if nodes[k]["left"] != LEAF:
+            stack[top] = nodes[k]["right"]
+            stack[top + 1] = nodes[k]["left"]
+            top += 2
+            continue
+        for q in range(p, p + nodes[k]["n"]):
+            out[samples[q]] = k
+        p += nodes[k]["n"]
