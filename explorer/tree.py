@@ -61,19 +61,31 @@ def _rand_int(low, high, state):
 
 
 # --- scikit-learn's introsort (3-way partition, insertion sort below 16) -----
+#
+# The sort runs on one array of 64-bit keys: the value's bits in an order-preserving
+# form above, the sample below, so that every move is a single swap. Comparisons
+# read only the upper half, so equal values compare equal, as in scikit-learn.
+
+_LOW = np.uint64(0xFFFFFFFF)
+_SHIFT = np.uint64(32)
 
 
 @njit(cache=True, nogil=True)
-def _swap(values, samples, i, j):
-    values[i], values[j] = values[j], values[i]
-    samples[i], samples[j] = samples[j], samples[i]
+def _pack(values, samples, keys, lo, n):
+    """keys[p] = (ordered bits of values[p]) << 32 | samples[p] for p in lo..lo+n-1."""
+    bits = values.view(np.uint32)
+    for p in range(lo, lo + n):
+        values[p] += np.float32(0.0)  # -0.0 becomes 0.0: equal values, equal keys
+        u = np.uint64(bits[p])
+        u = (u ^ _LOW) if u >> np.uint64(31) else (u | np.uint64(0x80000000))
+        keys[p] = (u << _SHIFT) | np.uint64(samples[p])
 
 
 @njit(cache=True, nogil=True)
-def _median3(values, lo, n):
-    a = values[lo]
-    b = values[lo + n // 2]
-    c = values[lo + n - 1]
+def _median3(keys, lo, n):
+    a = keys[lo] >> _SHIFT
+    b = keys[lo + n // 2] >> _SHIFT
+    c = keys[lo + n - 1] >> _SHIFT
     if a < b:
         if b < c:
             return b
@@ -88,56 +100,55 @@ def _median3(values, lo, n):
 
 
 @njit(cache=True, nogil=True)
-def _sift_down(values, samples, lo, start, end):
+def _sift_down(keys, lo, start, end):
     root = start
     while True:
         child = root * 2 + 1
         top = root
-        if child < end and values[lo + top] < values[lo + child]:
+        if child < end and (keys[lo + top] >> _SHIFT) < (keys[lo + child] >> _SHIFT):
             top = child
-        if child + 1 < end and values[lo + top] < values[lo + child + 1]:
+        if child + 1 < end and (keys[lo + top] >> _SHIFT) < (keys[lo + child + 1] >> _SHIFT):
             top = child + 1
         if top == root:
             return
-        _swap(values, samples, lo + root, lo + top)
+        keys[lo + root], keys[lo + top] = keys[lo + top], keys[lo + root]
         root = top
 
 
 @njit(cache=True, nogil=True)
-def _heapsort(values, samples, lo, n):
+def _heapsort(keys, lo, n):
     start = (n - 2) // 2
     while True:
-        _sift_down(values, samples, lo, start, n)
+        _sift_down(keys, lo, start, n)
         if start == 0:
             break
         start -= 1
     end = n - 1
     while end > 0:
-        _swap(values, samples, lo, lo + end)
-        _sift_down(values, samples, lo, 0, end)
+        keys[lo], keys[lo + end] = keys[lo + end], keys[lo]
+        _sift_down(keys, lo, 0, end)
         end -= 1
 
 
 @njit(cache=True, nogil=True)
-def _insertion_sort(values, samples, lo, n):
+def _insertion_sort(keys, lo, n):
     for i in range(lo + 1, lo + n):
-        v = values[i]
-        s = samples[i]
+        key = keys[i]
+        v = key >> _SHIFT
         j = i
-        while j > lo and values[j - 1] > v:
-            values[j] = values[j - 1]
-            samples[j] = samples[j - 1]
+        while j > lo and (keys[j - 1] >> _SHIFT) > v:
+            keys[j] = keys[j - 1]
             j -= 1
-        values[j] = v
-        samples[j] = s
+        keys[j] = key
 
 
 @njit(cache=True, nogil=True)
-def sort_segment(values, samples, lo, n, ties, known):
-    """Sort values[lo:lo+n] and samples alongside, as scikit-learn's simultaneous_sort.
+def sort_segment(values, samples, lo, n, ties, known, keys):
+    """Sort samples[lo:lo+n] by values, as scikit-learn's simultaneous_sort orders them.
 
     The recursion on the left part is kept on an explicit stack; the parts are
     disjoint, so the order in which they are finished does not change the result.
+    ``values`` is scratch afterwards; ``keys`` is a scratch array as long as samples.
 
     Only the order of equal values is unknown in advance: ``known[p]`` is the sample
     at sorted position p whenever its value is unique, and ``ties[p]`` counts the
@@ -147,8 +158,10 @@ def sort_segment(values, samples, lo, n, ties, known):
     """
     if n == 0:
         return
+    first = lo
+    size = n
+    _pack(values, samples, keys, lo, n)
     stack = np.empty((2 * 64 + 8, 3), dtype=np.int64)
-    top = 0
     stack[0, 0] = lo
     stack[0, 1] = n
     stack[0, 2] = 2 * int(np.log2(n))
@@ -160,27 +173,31 @@ def sort_segment(values, samples, lo, n, ties, known):
         maxd = stack[top, 2]
         while n > _SORT_SMALL:
             if ties[lo + n - 1] == ties[lo]:
-                samples[lo:lo + n] = known[lo:lo + n]
+                for p in range(lo, lo + n):
+                    keys[p] = known[p]
                 n = 0
                 break
             if maxd <= 0:
-                _heapsort(values, samples, lo, n)
+                _heapsort(keys, lo, n)
                 n = 0
                 break
             maxd -= 1
-            pivot = _median3(values, lo, n)
+            pivot = _median3(keys, lo, n)
             i = 0
             left = 0
             right = n
             while i < right:
-                v = values[lo + i]
+                key = keys[lo + i]
+                v = key >> _SHIFT
                 if v < pivot:
-                    _swap(values, samples, lo + i, lo + left)
+                    keys[lo + i] = keys[lo + left]
+                    keys[lo + left] = key
                     i += 1
                     left += 1
                 elif v > pivot:
                     right -= 1
-                    _swap(values, samples, lo + i, lo + right)
+                    keys[lo + i] = keys[lo + right]
+                    keys[lo + right] = key
                 else:
                     i += 1
             stack[top, 0] = lo
@@ -190,9 +207,12 @@ def sort_segment(values, samples, lo, n, ties, known):
             lo += right
             n -= right
         if n > 1 and ties[lo + n - 1] == ties[lo]:
-            samples[lo:lo + n] = known[lo:lo + n]
+            for p in range(lo, lo + n):
+                keys[p] = known[p]
         else:
-            _insertion_sort(values, samples, lo, n)
+            _insertion_sort(keys, lo, n)
+    for p in range(first, first + size):
+        samples[p] = keys[p] & _LOW
 
 
 # --- one node: sums, impurity and the best split -----------------------------
@@ -226,7 +246,7 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-               side, inverse, tmp, tmp_vals, tie_count, memo, memo_ready):
+               side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready):
     """Find, apply and measure the best squared-error split of samples[start:end].
 
     ``order[f, start:end]`` holds the node's samples sorted by feature f and
@@ -285,7 +305,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             else:
                 for p in range(start, end):
                     fvalues[p] = X[samples[p], feature]
-                sort_segment(fvalues, samples, start, end - start, tie_count, order[feature])
+                sort_segment(fvalues, samples, start, end - start, tie_count, order[feature], keys)
                 if remember:
                     memo[key] = samples
                     memo_ready[key] = True
@@ -502,10 +522,12 @@ def _set_split(node, feature, threshold, improvement):
 
 @njit(cache=True, nogil=True)
 def _scratch(n_samples, n_features):
-    """A splitter's working arrays: feature values, feature order, constant features, buffers."""
+    """A splitter's working arrays: feature values, feature order, constant features, buffers
+    (partition, tie counts, sort keys)."""
     return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
             np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64),
-            np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.int64))
+            np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.int64),
+            np.empty(n_samples, dtype=np.uint64))
 
 
 def reciprocals(n):
@@ -522,7 +544,7 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp, tmp_vals, tie_count = _scratch(n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals, tie_count, keys = _scratch(n_samples, X.shape[1])
     # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart.
     # Right is pushed before left, so the stack never holds more than a path's worth.
     height = min(n_samples, max_depth) + 2
@@ -547,7 +569,7 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
                 start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-                side, inverse, tmp, tmp_vals, tie_count, memo, memo_ready)
+                side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
@@ -636,9 +658,9 @@ def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready,
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp, tmp_vals, tie_count = _scratch(n_samples, X.shape[1])
-    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, fvalues,
-            features, constant)
+    fvalues, features, constant, tmp, tmp_vals, tie_count, keys = _scratch(n_samples, X.shape[1])
+    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, keys,
+            fvalues, features, constant)
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)
@@ -676,8 +698,8 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
-    (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, fvalues, features,
-     constant) = work
+    (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, keys, fvalues,
+     features, constant) = work
     n = end - start
     total, sq_total = _node_sums(r, samples, start, end)
     if parent < 0:
@@ -690,7 +712,7 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
             X, r, samples, fvalues, features, constant, 0,
             start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-            side, inverse, tmp, tmp_vals, tie_count, memo, memo_ready)
+            side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
