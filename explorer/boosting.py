@@ -305,7 +305,7 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     d = X.shape[1]
     memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
     memo_ready = np.zeros(memo.shape[0], dtype=np.bool_)
-    k = 0
+    k = np.int64(0)  # typed: a literal would compile the tree growers once more
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
         if bagging:
@@ -413,7 +413,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
     offsets = np.zeros(n_rounds + 1, dtype=np.int64)
     g = np.empty(n, dtype=np.float32)
     h = np.empty(n, dtype=np.float32)
-    k = 0
+    k = np.int64(0)
     for m in range(1, n_rounds + 1):
         second_order.gradients(y, margin, g, h)
         k0 = k

@@ -550,7 +550,8 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
     height = min(n_samples, max_depth) + 2
     stack = np.empty((height, 6), dtype=np.int64)
     stack_impurity = np.empty(height)
-    _push(stack, stack_impurity, 0, 0, n_samples, 0, -1, 1, 0, np.inf)
+    zero = np.int64(0)  # typed constants: a literal argument compiles a callee once more
+    _push(stack, stack_impurity, zero, zero, n_samples, zero, zero - 1, zero + 1, zero, np.inf)
     top = 1
     k = k0
     while top > 0:
@@ -575,9 +576,10 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
                           depth, n, impurity, total)
         if not is_leaf:
             _set_split(nodes[k], feature, threshold, improvement)
-            _push(stack, stack_impurity, top, pos, end, depth + 1, k - k0, 0, n_constant, imp_right)
-            _push(stack, stack_impurity, top + 1, start, pos, depth + 1, k - k0, 1, n_constant,
-                  imp_left)
+            _push(stack, stack_impurity, top, pos, end, depth + 1, k - k0, zero, n_constant,
+                  imp_right)
+            _push(stack, stack_impurity, top + 1, start, pos, depth + 1, k - k0, zero + 1,
+                  n_constant, imp_left)
             top += 2
         k += 1
     _localise(nodes, k0, k)
@@ -667,10 +669,12 @@ def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready,
     gain = np.empty(cap)
     child_impurity = np.empty((cap, 2))
     heap = np.empty(cap, dtype=np.int64)
+    zero = np.int64(0)  # typed constants: a literal argument compiles a callee once more
     nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k0,
-                               0, n_samples, 0, -1, True, np.inf, n_root, max_depth,
-                               min_samples_split, min_samples_leaf, rng, rec, gain, child_impurity)
-    size = _heap_push(heap, 0, gain, 0)
+                               zero, n_samples, zero, zero - 1, zero == zero, np.inf, n_root,
+                               max_depth, min_samples_split, min_samples_leaf, rng, rec, gain,
+                               child_impurity)
+    size = _heap_push(heap, zero, gain, zero)
     split_budget = max_leaves - 1
     while size > 0:
         j, size = _heap_pop(heap, size, gain)
@@ -679,14 +683,13 @@ def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready,
             continue
         split_budget -= 1
         depth = rec[j, 3] + 1
-        nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k,
-                                   rec[j, 0], rec[j, 2], depth, j, True, child_impurity[j, 0],
-                                   n_root, max_depth, min_samples_split, min_samples_leaf, rng,
-                                   rec, gain, child_impurity)
-        nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k,
-                                   rec[j, 2], rec[j, 1], depth, j, False, child_impurity[j, 1],
-                                   n_root, max_depth, min_samples_split, min_samples_leaf, rng,
-                                   rec, gain, child_impurity)
+        bounds = (rec[j, 0], rec[j, 2], rec[j, 1])
+        for child in range(2):  # left, then right
+            nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k,
+                                       bounds[child], bounds[child + 1], depth, j, child == 0,
+                                       child_impurity[j, child], n_root, max_depth,
+                                       min_samples_split, min_samples_leaf, rng, rec, gain,
+                                       child_impurity)
         size = _heap_push(heap, size, gain, k - 2 - k0)
         size = _heap_push(heap, size, gain, k - 1 - k0)
     _localise(nodes, k0, k)
@@ -710,7 +713,7 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
     if not is_leaf:
         # best-first search forgets constant features between nodes
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
-            X, r, samples, fvalues, features, constant, 0,
+            X, r, samples, fvalues, features, constant, np.int64(0),
             start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
             side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
