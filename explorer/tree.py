@@ -396,6 +396,7 @@ def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples
     """
     tol = np.float32(1e-7)
     best = bar
+    cut = _cut(best)
     found = -np.inf
     best_pos = end
     threshold = -2.0
@@ -410,7 +411,9 @@ def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples
             continue
         if p - start < min_samples_leaf or end - p < min_samples_leaf:
             continue
-        if p - pos <= end - p:
+        if p - pos == 1:  # the next value: one step forward (p < end, so forward is nearer)
+            left += r[sorted_samples[pos]]
+        elif p - pos <= end - p:
             for q in range(pos, p):
                 left += r[sorted_samples[q]]
         else:
@@ -418,19 +421,26 @@ def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples
             for q in range(end - 1, p - 1, -1):
                 left -= r[sorted_samples[q]]
         pos = p
-        n_left = p - start
-        n_right = end - p
         right = total - left
-        rough = left * left * inverse[n_left] + right * right * inverse[n_right]
-        if rough * (1.0 + 1e-12) + 1e-300 < best:
+        if left * left * inverse[p - start] + right * right * inverse[end - p] < cut:
             continue
-        proxy = left * left / float(n_left) + right * right / (n_node - float(n_left))
+        n_left = float(p - start)
+        proxy = left * left / n_left + right * right / (n_node - n_left)
         if proxy > best:
             best = proxy
+            cut = _cut(best)
             found = proxy
             best_pos = p
             threshold = np.float64(fv[p - 1]) / 2.0 + np.float64(fv[p]) / 2.0
     return found, best_pos, threshold
+
+
+@njit(cache=True, nogil=True)
+def _cut(best):
+    """A bound below ``best``: a candidate whose product-form proxy (computed with
+    reciprocals, within 1e-15 relative of the exact proxy, or 1e-320 absolute near zero)
+    falls under it cannot beat ``best``, so its exact proxy need not be computed."""
+    return (best - 1e-300) * (1.0 - 4e-12)
 
 
 @njit(cache=True, nogil=True)
