@@ -305,6 +305,10 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     d = X.shape[1]
     memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
     memo_ready = np.zeros(memo.shape[0], dtype=np.bool_)
+    # without bagging, every tree starts from the same arrays, refilled in place
+    all_samples = np.empty(0 if bagging else n, dtype=np.int64)
+    all_order = np.empty((d, 0 if bagging else n), dtype=np.int64)
+    all_vals = np.empty((d, 0 if bagging else n), dtype=np.float32)
     k = np.int64(0)  # typed: a literal would compile the tree growers once more
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
@@ -313,9 +317,11 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
             samples = np.flatnonzero(in_bag[m])
             tree_order, tree_vals = restrict_order(order, vals, in_bag[m])
         else:
-            samples = np.arange(n)
-            tree_order = order.copy()
-            tree_vals = vals.copy()
+            for i in range(n):
+                all_samples[i] = i
+            all_order[:] = order
+            all_vals[:] = vals
+            samples, tree_order, tree_vals = all_samples, all_order, all_vals
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
@@ -334,9 +340,11 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         losses.hessian(code, y, r, h)
         rho[m] = _set_leaves(tree, leaf[m], in_bag[m] if bagging else everyone, code, y, raw[m - 1],
                              r, h, buffer, members, leaf_rule)
+        bounded = True
         for i in range(n):
             raw[m, i] = step(raw[m - 1, i], tree[leaf[m, i]]["value"], learning_rate, False)
-        if not (np.abs(raw[m]) <= DIVERGED).all():
+            bounded &= abs(raw[m, i]) <= DIVERGED  # False for NaN too
+        if not bounded:
             raw[m + 1:] = np.nan  # fit() reports the first such round
             break
     return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho
