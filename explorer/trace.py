@@ -26,7 +26,8 @@ class Trace:
     X_valid, y_valid : validation data or None
     f0 : float, the best constant
     raw : (n_rounds + 1, n) array, F_m at the training points
-    leaf : (n_rounds + 1, n) int array, the leaf (node id in tree m) of each point; row 0 is -1
+    leaf : (n_rounds + 1, n) int array (int8 or int16 when the trees are small enough), the
+        leaf (node id in tree m) of each point; row 0 is -1
     in_bag : (n_rounds + 1, n) bool array, or None without subsampling
     nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
     rho : (n_rounds + 1,) line-search steps (leaf="line_search"), else None
@@ -41,7 +42,11 @@ class Trace:
         self.f0 = f0
         self.raw = raw
         largest = int(np.diff(offsets).max())
-        self.leaf = leaf.astype(np.int16) if largest < np.iinfo(np.int16).max else leaf
+        for small in (np.int8, np.int16):  # leaf ids take 1 byte a point-round up to depth 6
+            if largest < np.iinfo(small).max:
+                leaf = leaf.astype(small)
+                break
+        self.leaf = leaf
         self.in_bag = in_bag
         self.nodes = nodes
         self.offsets = offsets
