@@ -8,9 +8,14 @@ shown for every node are scikit-learn's own (see ../shared/REFERENCE.md):
 - features are visited in scikit-learn's random order (a 32-bit xorshift
   generator seeded once per tree, Fisher-Yates draws, constant features
   remembered down the tree), and a later feature wins only when strictly better;
-- each node sorts its samples with scikit-learn's introsort, because the order
-  of equal values decides the order in which the running sums are added, and
-  the last bits of those sums decide near-ties;
+- every feature is sorted once per fit; each tree partitions those sorted rows
+  (sample ids and their float32 values) stably at every split, so a node reads its
+  sorted values without sorting;
+- where a node holds equal values of a feature, scikit-learn's introsort still
+  runs on the node's own sample order, because the order it leaves equal values
+  in decides the order in which the running sums are added, and the last bits of
+  those sums decide near-ties; only the parts holding equal values are sorted, the
+  rest is copied from the sorted rows;
 - values closer than 1e-7 (in float32) count as equal; thresholds are midpoints
   in float64 of float32 values; samples go left when float32(x) <= threshold;
 - depth-first growth pushes the right child before the left one; best-first
