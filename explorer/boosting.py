@@ -147,14 +147,13 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         in_bag = rho = None
     else:
         f0 = losses.initial_score(code, y)
-        raw, leaves, in_bag, nodes, offsets, rho = _boost(
+        raw, leaves, in_bag, nodes, offsets, rho, diverged = _boost(
             X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
             min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
             reciprocals(n), LEAF_RULES.index(leaf))
-        diverged = np.flatnonzero(~(np.abs(raw) <= DIVERGED).all(axis=1))
-        if diverged.size:
+        if diverged > 0:
             raise DivergedError(
-                f"the fit diverged at round {diverged[0]}: the scores passed 1e150 with "
+                f"the fit diverged at round {diverged}: the scores passed 1e150 with "
                 f"loss={loss!r}, leaf={leaf!r}, learning_rate={learning_rate}. Lower the "
                 "learning rate, or use Newton leaves.")
     params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
@@ -346,8 +345,8 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
             bounded &= abs(raw[m, i]) <= DIVERGED  # False for NaN too
         if not bounded:
             raw[m + 1:] = np.nan  # fit() reports the first such round
-            break
-    return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho
+            return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho, m
+    return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho, 0
 
 
 @njit(cache=True, nogil=True)
