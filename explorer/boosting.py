@@ -308,8 +308,6 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     all_samples = np.empty(0 if bagging else n, dtype=np.int64)
     all_order = np.empty((d, 0 if bagging else n), dtype=np.int64)
     all_vals = np.empty((d, 0 if bagging else n), dtype=np.float32)
-    r_sorted = np.empty((d, n_in_bag))  # each tree's residuals in each feature's order
-    r_node = np.empty(n_in_bag)  # and in the order of its samples
     k = np.int64(0)  # typed: a literal would compile the tree growers once more
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
@@ -323,17 +321,14 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
             all_order[:] = order
             all_vals[:] = vals
             samples, tree_order, tree_vals = all_samples, all_order, all_vals
-        _gather(r, tree_order, samples, r_sorted, r_node)
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, r_sorted, r_node,
-                                       side, inverse, memo,
+            nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
                                        memo_ready, nodes, k0, max_depth, max_leaves, min_samples_split,
                                        min_samples_leaf, rng)
         else:
-            nodes, k = grow_depth_first(X, r, samples, tree_order, tree_vals, r_sorted, r_node,
-                                        side, inverse, memo,
+            nodes, k = grow_depth_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
                                         memo_ready, nodes, k0, max_depth, min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
@@ -438,16 +433,6 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
             margin[i] = step(margin[i], tree[leaf[m, i]]["value"], learning_rate, True)
         raw[m, :] = margin
     return raw, leaf, nodes[:k].copy(), offsets
-
-
-@njit(cache=True, nogil=True)
-def _gather(r, order, samples, r_sorted, r_node):
-    """The residuals in each feature's sorted order and in sample order, read once per tree."""
-    for f in range(order.shape[0]):
-        for p in range(order.shape[1]):
-            r_sorted[f, p] = r[order[f, p]]
-    for p in range(samples.shape[0]):
-        r_node[p] = r[samples[p]]
 
 
 @njit(cache=True, nogil=True)

@@ -224,41 +224,38 @@ def sort_segment(values, samples, lo, n, ties, known, keys):
 
 
 @njit(cache=True, nogil=True)
-def _node_sums(r_in_order, start, end):
-    """Sum and sum of squares of the residuals, added in the node's current sample order
-    (``r_in_order[p]`` is the residual of the sample at position p)."""
+def _node_sums(r, samples, start, end):
+    """Sum and sum of squares of the residuals, added in the node's current sample order."""
     s = 0.0
     sq = 0.0
     for p in range(start, end):
-        v = r_in_order[p]
+        v = r[samples[p]]
         s += v
         sq += v * v
     return s, sq
 
 
 @njit(cache=True, nogil=True)
-def _left_sum(r_in_order, start, end, pos, left, pos_prev, total):
+def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
     """Running left sum moved to ``pos`` from the nearer side, as scikit-learn's Criterion.update."""
     if pos - pos_prev <= end - pos:
         for p in range(pos_prev, pos):
-            left += r_in_order[p]
+            left += r[samples[p]]
         return left
     left = total
     for p in range(end - 1, pos - 1, -1):
-        left -= r_in_order[p]
+        left -= r[samples[p]]
     return left
 
 
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-               r_sorted, r_node, side, inverse, tmp, tmp_vals, tmp_r, tie_count, keys, memo,
-               memo_ready):
+               side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready):
     """Find, apply and measure the best squared-error split of samples[start:end].
 
-    ``order[f, start:end]`` holds the node's samples sorted by feature f,
-    ``vals[f, start:end]`` their values and ``r_sorted[f, start:end]`` their residuals
-    (pygbm's ordered gradients); all are partitioned stably at every split,
+    ``order[f, start:end]`` holds the node's samples sorted by feature f and
+    ``vals[f, start:end]`` their values; both are partitioned stably at every split,
     so a node reads its sorted values without sorting or gathering. When the node has
     no two equal values of f, that is the order introsort would leave, so the scan
     reads it directly. With ties, introsort itself must run on ``samples`` (the order
@@ -271,8 +268,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     ``samples`` must hold scikit-learn's order of the node when the search ends (the
     last visited feature's sorted order): the children add their sums in that order.
     While it equals ``order[f]`` for the last visited feature f, it is only copied when
-    needed (``virtual``). ``r_node[p]`` is always the residual of samples[p], so that
-    every sum reads the residuals in order.
+    needed (``virtual``).
 
     Returns (pos, feature, threshold, impurity_left, impurity_right, improvement,
     n_constant_features); pos == end means no valid split.
@@ -304,7 +300,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
         fv = vals[feature]
         ties = _tie_counts(fv, start, end, tie_count)
         if ties:
-            if virtual >= 0:  # the sort's input; r_node follows once it is sorted
+            if virtual >= 0:
                 samples[start:end] = order[virtual, start:end]
                 virtual = -1
             key = (previous + 1) * n_features + feature
@@ -318,8 +314,6 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
                 if remember:
                     memo[key] = samples
                     memo_ready[key] = True
-            for p in range(start, end):
-                r_node[p] = r[samples[p]]
         else:
             virtual = feature
         previous = feature
@@ -331,7 +325,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             continue
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
-        proxy, pos, threshold = _scan(fv, r_node if ties else r_sorted[feature], inverse,
+        proxy, pos, threshold = _scan(fv, samples if ties else order[feature], r, inverse,
                                       start, end, total, n_node, min_samples_leaf, best_proxy)
         if proxy > best_proxy:
             best_proxy = proxy
@@ -340,7 +334,6 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             best_threshold = threshold
     if virtual >= 0:
         samples[start:end] = order[virtual, start:end]
-        r_node[start:end] = r_sorted[virtual, start:end]
 
     impurity_left = impurity_right = improvement = 0.0
     if best_pos < end:
@@ -358,16 +351,14 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             else:
                 hi -= 1
                 samples[lo], samples[hi] = samples[hi], samples[lo]
-                r_node[lo], r_node[hi] = r_node[hi], r_node[lo]
         for f in range(order.shape[0]):
             if f != best_feature:
-                _partition_stably(order[f], vals[f], r_sorted[f], side, tmp, tmp_vals, tmp_r,
-                                  start, end)
-        left = _left_sum(r_node, start, end, best_pos, 0.0, start, total)
+                _partition_stably(order[f], vals[f], side, tmp, tmp_vals, start, end)
+        left = _left_sum(r, samples, start, end, best_pos, 0.0, start, total)
         right = total - left
         sq_left = 0.0
         for p in range(start, best_pos):
-            v = r_node[p]
+            v = r[samples[p]]
             sq_left += v * v
         n_left = float(best_pos - start)
         n_right = n_node - n_left
@@ -399,7 +390,7 @@ def _tie_counts(fv, start, end, counts):
 
 
 @njit(cache=True, nogil=True)
-def _scan(fv, r_in_order, inverse, start, end, total, n_node, min_samples_leaf, bar):
+def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples_leaf, bar):
     """Best split of one feature whose sorted values are fv[start:end], as scikit-learn scans.
 
     The proxy sum_L^2/n_L + sum_R^2/n_R is computed exactly (two divisions) only where
@@ -426,14 +417,14 @@ def _scan(fv, r_in_order, inverse, start, end, total, n_node, min_samples_leaf, 
         if p - start < min_samples_leaf or end - p < min_samples_leaf:
             continue
         if p - pos == 1:  # the next value: one step forward (p < end, so forward is nearer)
-            left += r_in_order[pos]
+            left += r[sorted_samples[pos]]
         elif p - pos <= end - p:
             for q in range(pos, p):
-                left += r_in_order[q]
+                left += r[sorted_samples[q]]
         else:
             left = total
             for q in range(end - 1, p - 1, -1):
-                left -= r_in_order[q]
+                left -= r[sorted_samples[q]]
         pos = p
         right = total - left
         if left * left * inverse[p - start] + right * right * inverse[end - p] < cut:
@@ -458,9 +449,8 @@ def _cut(best):
 
 
 @njit(cache=True, nogil=True)
-def _partition_stably(order, vals, r_sorted, side, tmp, tmp_vals, tmp_r, start, end):
-    """Stable partition of one presorted row (its values and residuals alongside) so both
-    children stay sorted."""
+def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
+    """Stable partition of one presorted row (and its values) so both children stay sorted."""
     left = start
     right = 0
     for p in range(start, end):
@@ -468,16 +458,13 @@ def _partition_stably(order, vals, r_sorted, side, tmp, tmp_vals, tmp_r, start, 
         if side[i]:
             order[left] = i
             vals[left] = vals[p]
-            r_sorted[left] = r_sorted[p]
             left += 1
         else:
             tmp[right] = i
             tmp_vals[right] = vals[p]
-            tmp_r[right] = r_sorted[p]
             right += 1
     order[left:end] = tmp[:right]
     vals[left:end] = tmp_vals[:right]
-    r_sorted[left:end] = tmp_r[:right]
 
 
 def presort(X):
@@ -551,11 +538,11 @@ def _set_split(node, feature, threshold, improvement):
 @njit(cache=True, nogil=True)
 def _scratch(n_samples, n_features):
     """A splitter's working arrays: feature values, feature order, constant features, buffers
-    (partition, tie counts, sort keys, residuals)."""
+    (partition, tie counts, sort keys)."""
     return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
             np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64),
             np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.int64),
-            np.empty(n_samples, dtype=np.uint64), np.empty(n_samples))
+            np.empty(n_samples, dtype=np.uint64))
 
 
 def reciprocals(n):
@@ -564,18 +551,15 @@ def reciprocals(n):
 
 
 @njit(cache=True, nogil=True)
-def grow_depth_first(X, r, samples, order, vals, r_sorted, r_node, side, inverse, memo,
-                     memo_ready, nodes, k0, max_depth, min_samples_split, min_samples_leaf, rng):
+def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
+                     max_depth, min_samples_split, min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
 
-    ``r_sorted[f]`` holds the residuals in the order of ``order[f]`` and ``r_node`` those
-    of ``samples``. Returns (nodes, k): nodes may have been reallocated; the tree is
-    nodes[k0:k].
+    Returns (nodes, k): nodes may have been reallocated; the tree is nodes[k0:k].
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp, tmp_vals, tie_count, keys, tmp_r = _scratch(
-        n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals, tie_count, keys = _scratch(n_samples, X.shape[1])
     # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart.
     # Right is pushed before left, so the stack never holds more than a path's worth.
     height = min(n_samples, max_depth) + 2
@@ -591,7 +575,7 @@ def grow_depth_first(X, r, samples, order, vals, r_sorted, r_node, side, inverse
         parent, is_left, n_constant = stack[top, 3], stack[top, 4] == 1, stack[top, 5]
         impurity = stack_impurity[top]
         n = end - start
-        total, sq_total = _node_sums(r_node, start, end)
+        total, sq_total = _node_sums(r, samples, start, end)
         is_leaf = depth >= max_depth or n < min_samples_split or n < 2 * min_samples_leaf
         if parent < 0:
             impurity = sq_total / n - (total / n) ** 2
@@ -601,8 +585,7 @@ def grow_depth_first(X, r, samples, order, vals, r_sorted, r_node, side, inverse
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
                 start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-                r_sorted, r_node, side, inverse, tmp, tmp_vals, tmp_r, tie_count, keys, memo,
-                memo_ready)
+                side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
@@ -683,9 +666,8 @@ def _heap_pop(heap, size, key):
 
 
 @njit(cache=True, nogil=True)
-def grow_best_first(X, r, samples, order, vals, r_sorted, r_node, side, inverse, memo,
-                    memo_ready, nodes, k0, max_depth, max_leaves, min_samples_split,
-                    min_samples_leaf, rng):
+def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
+                    max_depth, max_leaves, min_samples_split, min_samples_leaf, rng):
     """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
 
     Every node's split is searched when the node is created; the frontier then
@@ -693,10 +675,9 @@ def grow_best_first(X, r, samples, order, vals, r_sorted, r_node, side, inverse,
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp, tmp_vals, tie_count, keys, tmp_r = _scratch(
-        n_samples, X.shape[1])
-    work = (order, vals, r_sorted, r_node, side, inverse, memo, memo_ready, tmp, tmp_vals, tmp_r,
-            tie_count, keys, fvalues, features, constant)
+    fvalues, features, constant, tmp, tmp_vals, tie_count, keys = _scratch(n_samples, X.shape[1])
+    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, keys,
+            fvalues, features, constant)
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)
@@ -735,10 +716,10 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
-    (order, vals, r_sorted, r_node, side, inverse, memo, memo_ready, tmp, tmp_vals, tmp_r,
-     tie_count, keys, fvalues, features, constant) = work
+    (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, keys, fvalues,
+     features, constant) = work
     n = end - start
-    total, sq_total = _node_sums(r_node, start, end)
+    total, sq_total = _node_sums(r, samples, start, end)
     if parent < 0:
         impurity = sq_total / n - (total / n) ** 2
     is_leaf = (depth >= max_depth or n < min_samples_split or n < 2 * min_samples_leaf
@@ -749,8 +730,7 @@ def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
             X, r, samples, fvalues, features, constant, np.int64(0),
             start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
-            r_sorted, r_node, side, inverse, tmp, tmp_vals, tmp_r, tie_count, keys, memo,
-                memo_ready)
+            side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
