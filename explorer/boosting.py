@@ -325,11 +325,12 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         k0 = k
         if max_leaves > 0:
             nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
-                                       memo_ready, nodes, k0, max_depth, max_leaves, min_samples_split,
-                                       min_samples_leaf, rng)
+                                       memo_ready, nodes, k0, max_depth, max_leaves,
+                                       min_samples_split, min_samples_leaf, rng)
         else:
             nodes, k = grow_depth_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
-                                        memo_ready, nodes, k0, max_depth, min_samples_split, min_samples_leaf, rng)
+                                        memo_ready, nodes, k0, max_depth, min_samples_split,
+                                        min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
         if bagging:

@@ -165,7 +165,7 @@ class Trace:
 
     @cached_property
     def _flat(self):
-        """The trees as flat arrays (feature, threshold, left, right, value, depth), for prediction."""
+        """The trees as flat arrays (feature, threshold, children, value, depth), to predict."""
         return _flatten(self.nodes, self.offsets)
 
     def staged_decision_grid(self, xs, ys, dtype=np.float64):
