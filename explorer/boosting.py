@@ -27,7 +27,8 @@ from numba import njit
 from . import losses, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import LEAF, NODE, apply, grow_best_first, grow_depth_first, presort, restrict_order
+from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaves_of, presort,
+                   reciprocals, restrict_order, sorted_values)
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -154,14 +155,13 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         in_bag = rho = None
     else:
         f0 = losses.initial_score(code, y)
-        raw, leaves, in_bag, nodes, offsets, rho = _boost(
+        raw, leaves, in_bag, nodes, offsets, rho, diverged = _boost(
             X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
             min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
-            LEAF_RULES.index(leaf))
-        diverged = np.flatnonzero(~(np.abs(raw) <= DIVERGED).all(axis=1))
-        if diverged.size:
+            reciprocals(n), LEAF_RULES.index(leaf))
+        if diverged > 0:
             raise DivergedError(
-                f"the fit diverged at round {diverged[0]}: the scores passed 1e150 with "
+                f"the fit diverged at round {diverged}: the scores passed 1e150 with "
                 f"loss={loss!r}, leaf={leaf!r}, learning_rate={learning_rate}. Lower the "
                 "learning rate, or use Newton leaves.")
     params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
@@ -289,7 +289,7 @@ def _encode_valid(y, n, classes):
 
 @njit(cache=True, nogil=True)
 def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
-           min_samples_split, n_in_bag, uniforms, seeds, order, leaf_rule):
+           min_samples_split, n_in_bag, uniforms, seeds, order, inverse, leaf_rule):
     n = X.shape[0]
     n_rounds = seeds.shape[0]
     raw = np.empty((n_rounds + 1, n))
@@ -306,41 +306,56 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     buffer = np.empty(n)
     members = np.empty(n, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
+    vals = sorted_values(X, order)
+    side = np.empty(n, dtype=np.bool_)
     # the root's first sorts repeat every round when every sample is in the bag
     d = X.shape[1]
     memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
     memo_ready = np.zeros(memo.shape[0], dtype=np.bool_)
-    k = 0
+    # without bagging, every tree starts from the same arrays, refilled in place
+    all_samples = np.empty(0 if bagging else n, dtype=np.int64)
+    all_order = np.empty((d, 0 if bagging else n), dtype=np.int64)
+    all_vals = np.empty((d, 0 if bagging else n), dtype=np.float32)
+    k = np.int64(0)  # typed: a literal would compile the tree growers once more
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
         if bagging:
             _bag(uniforms[m - 1], n_in_bag, in_bag[m])
             samples = np.flatnonzero(in_bag[m])
-            tree_order = restrict_order(order, in_bag[m])
+            tree_order, tree_vals = restrict_order(order, vals, in_bag[m])
         else:
-            samples = np.arange(n)
-            tree_order = order.copy()
+            for i in range(n):
+                all_samples[i] = i
+            all_order[:] = order
+            all_vals[:] = vals
+            samples, tree_order, tree_vals = all_samples, all_order, all_vals
         rng[0] = seeds[m - 1]
         k0 = k
         if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, tree_order, memo, memo_ready, nodes, k0,
-                                       max_depth, max_leaves, min_samples_split,
-                                       min_samples_leaf, rng)
+            nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
+                                       memo_ready, nodes, k0, max_depth, max_leaves,
+                                       min_samples_split, min_samples_leaf, rng)
         else:
-            nodes, k = grow_depth_first(X, r, samples, tree_order, memo, memo_ready, nodes, k0,
-                                        max_depth, min_samples_split, min_samples_leaf, rng)
+            nodes, k = grow_depth_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
+                                        memo_ready, nodes, k0, max_depth, min_samples_split,
+                                        min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
-        apply(tree, X, leaf[m])
+        if bagging:
+            apply(tree, X, leaf[m])
+        else:
+            leaves_of(tree, samples, leaf[m])
         losses.hessian(code, y, r, h)
         rho[m] = _set_leaves(tree, leaf[m], in_bag[m] if bagging else everyone, code, y, raw[m - 1],
                              r, h, buffer, members, leaf_rule)
+        bounded = True
         for i in range(n):
             raw[m, i] = step(raw[m - 1, i], tree[leaf[m, i]]["value"], learning_rate, False)
-        if not (np.abs(raw[m]) <= DIVERGED).all():
+            bounded &= abs(raw[m, i]) <= DIVERGED  # False for NaN too
+        if not bounded:
             raw[m + 1:] = np.nan  # fit() reports the first such round
-            break
-    return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho
+            return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho, m
+    return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho, 0
 
 
 @njit(cache=True, nogil=True)
@@ -414,7 +429,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
     offsets = np.zeros(n_rounds + 1, dtype=np.int64)
     g = np.empty(n, dtype=np.float32)
     h = np.empty(n, dtype=np.float32)
-    k = 0
+    k = np.int64(0)
     for m in range(1, n_rounds + 1):
         second_order.gradients(y, margin, g, h)
         k0 = k

@@ -92,7 +92,8 @@ def grow_level_wise(X, order, g, h, nodes, k0, max_depth, reg_lambda, min_child_
     position = np.zeros(n, dtype=np.int64)  # node of each sample; -1 once its node is final
     level = np.zeros(cap, dtype=np.bool_)
 
-    nodes = _add_node(nodes, k0, -1, True, 0, n, 0.0, 0.0)
+    zero = np.int64(0)  # typed constants: a literal argument compiles a callee once more
+    nodes = _add_node(nodes, k0, zero - 1, zero == zero, zero, n, 0.0, 0.0)
     k = k0 + 1
     frontier = np.zeros(1, dtype=np.int64)
     for depth in range(max_depth + 1):
@@ -134,7 +135,7 @@ def grow_level_wise(X, order, g, h, nodes, k0, max_depth, reg_lambda, min_child_
                 node["improvement"] = best_loss[j]
                 for side in range(2):
                     # the child's sums are added up at the next level
-                    nodes = _add_node(nodes, k, k0 + j, side == 0, depth + 1, 0, 0.0, 0.0)
+                    nodes = _add_node(nodes, k, k0 + j, side == 0, depth + 1, zero, 0.0, 0.0)
                     children[n_children] = k - k0
                     n_children += 1
                     k += 1

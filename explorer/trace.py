@@ -26,7 +26,8 @@ class Trace:
     X_valid, y_valid : validation data or None
     f0 : float, the best constant
     raw : (n_rounds + 1, n) array, F_m at the training points
-    leaf : (n_rounds + 1, n) int array, the leaf (node id in tree m) of each point; row 0 is -1
+    leaf : (n_rounds + 1, n) int array (int8 or int16 when the trees are small enough), the
+        leaf (node id in tree m) of each point; row 0 is -1
     in_bag : (n_rounds + 1, n) bool array, or None without subsampling
     nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
     rho : (n_rounds + 1,) line-search steps (leaf="line_search"), else None
@@ -41,7 +42,11 @@ class Trace:
         self.f0 = f0
         self.raw = raw
         largest = int(np.diff(offsets).max())
-        self.leaf = leaf.astype(np.int16) if largest < np.iinfo(np.int16).max else leaf
+        for small in (np.int8, np.int16):  # leaf ids take 1 byte a point-round up to depth 6
+            if largest < np.iinfo(small).max:
+                leaf = leaf.astype(small)
+                break
+        self.leaf = leaf
         self.in_bag = in_bag
         self.nodes = nodes
         self.offsets = offsets
@@ -151,18 +156,26 @@ class Trace:
         """F_m(x) for each row of X (m defaults to the last round)."""
         m = self.n_rounds if m is None else m
         self._check_round(m)
-        out = np.full(len(X), self.f0)
-        _add_trees(self.nodes, self.offsets, self.learning_rate, self.second_order,
-                   self._float32(X), 1, m + 1, out)
-        return out
+        X32 = self._float32(X)
+        out = np.empty((2, len(X32)))
+        out[0] = self.f0
+        _staged_flat(*self._flat, self.offsets[:m + 1], self.learning_rate, self.second_order, X32,
+                     out, True)
+        return out[1] if m > 0 else out[0]
 
     def staged_decision_function(self, X):
         """Array (n_rounds + 1, len(X)) whose row m is F_m(X)."""
         X32 = self._float32(X)
         out = np.empty((self.n_rounds + 1, len(X32)))
         out[0] = self.f0
-        _staged(self.nodes, self.offsets, self.learning_rate, self.second_order, X32, out)
+        _staged_flat(*self._flat, self.offsets, self.learning_rate, self.second_order, X32, out,
+                     False)
         return out
+
+    @cached_property
+    def _flat(self):
+        """The trees as flat arrays (feature, threshold, children, value, depth), to predict."""
+        return _flatten(self.nodes, self.offsets)
 
     def staged_decision_grid(self, xs, ys, dtype=np.float64):
         """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys), len(xs)).
@@ -250,18 +263,6 @@ def step(F, value, learning_rate, single):
 
 
 @njit(cache=True, nogil=True)
-def _add_trees(nodes, offsets, learning_rate, single, X, first, stop, out):
-    """out += nu * tree_m(X) for m in first..stop-1, tree after tree as the references add them."""
-    for m in range(first, stop):
-        tree = nodes[offsets[m - 1]:offsets[m]]
-        for i in range(X.shape[0]):
-            k = 0
-            while tree[k]["left"] != LEAF:
-                k = tree[k]["left"] if X[i, tree[k]["feature"]] <= tree[k]["threshold"] else tree[k]["right"]
-            out[i] = step(out[i], tree[k]["value"], learning_rate, single)
-
-
-@njit(cache=True, nogil=True)
 def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     """Fill out[m] = F_(m-1) + nu * tree_m on the grid xs x ys, tree by tree.
 
@@ -306,9 +307,61 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
                     out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
 
 
-@njit(cache=True, nogil=True)
-def _staged(nodes, offsets, learning_rate, single, X, out):
-    for m in range(1, out.shape[0]):
-        out[m] = out[m - 1]
-        _add_trees(nodes, offsets, learning_rate, single, X, m, m + 1, out[m])
+_BLOCK = 256  # points per block: their features and scores stay in cache over all trees
 
+
+@njit(cache=True, nogil=True)
+def _flatten(nodes, offsets):
+    """Flat arrays of all trees: feature, threshold, the two children as global rows
+    (a leaf is its own child, so every point can take the same number of steps), value,
+    and each tree's depth."""
+    n = nodes.shape[0]
+    feature = np.zeros(n, dtype=np.int64)
+    threshold = np.zeros(n)
+    left = np.empty(n, dtype=np.int64)
+    right = np.empty(n, dtype=np.int64)
+    value = np.empty(n)
+    depth = np.zeros(offsets.shape[0], dtype=np.int64)
+    for m in range(1, offsets.shape[0]):
+        base = offsets[m - 1]
+        for k in range(base, offsets[m]):
+            value[k] = nodes[k]["value"]
+            depth[m] = max(depth[m], nodes[k]["depth"])
+            if nodes[k]["left"] == LEAF:
+                left[k] = right[k] = k
+            else:
+                feature[k] = nodes[k]["feature"]
+                threshold[k] = nodes[k]["threshold"]
+                left[k] = base + nodes[k]["left"]
+                right[k] = base + nodes[k]["right"]
+    return feature, threshold, left, right, value, depth
+
+
+@njit(cache=True, nogil=True)
+def _staged_flat(feature, threshold, left, right, value, depth, offsets, learning_rate, single,
+                 X, out, last_only):
+    """out[m] = out[m - 1] + nu * tree_m(X) for every tree, block of points by block of points.
+
+    With ``last_only``, out has two rows and out[1] receives F after the last tree
+    (out[0] holds F_0). Within a block, the points of a block descend each tree level
+    by level together (independent steps, no branch on the data); every tree is
+    applied in round order, so each point's sum is the one the references add.
+    """
+    n = X.shape[0]
+    n_trees = offsets.shape[0] - 1
+    at = np.empty(_BLOCK, dtype=np.int64)
+    for lo in range(0, n, _BLOCK):
+        hi = min(lo + _BLOCK, n)
+        if last_only:
+            out[1, lo:hi] = out[0, lo:hi]
+        for m in range(1, n_trees + 1):
+            row = 1 if last_only else m
+            before = 1 if last_only else m - 1
+            at[:hi - lo] = offsets[m - 1]
+            for _ in range(depth[m]):
+                for i in range(lo, hi):
+                    k = at[i - lo]
+                    go_left = X[i, feature[k]] <= threshold[k]
+                    at[i - lo] = right[k] + go_left * (left[k] - right[k])
+            for i in range(lo, hi):
+                out[row, i] = step(out[before, i], value[at[i - lo]], learning_rate, single)

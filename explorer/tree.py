@@ -8,9 +8,14 @@ shown for every node are scikit-learn's own (see ../shared/REFERENCE.md):
 - features are visited in scikit-learn's random order (a 32-bit xorshift
   generator seeded once per tree, Fisher-Yates draws, constant features
   remembered down the tree), and a later feature wins only when strictly better;
-- each node sorts its samples with scikit-learn's introsort, because the order
-  of equal values decides the order in which the running sums are added, and
-  the last bits of those sums decide near-ties;
+- every feature is sorted once per fit; each tree partitions those sorted rows
+  (sample ids and their float32 values) stably at every split, so a node reads its
+  sorted values without sorting;
+- where a node holds equal values of a feature, scikit-learn's introsort still
+  runs on the node's own sample order, because the order it leaves equal values
+  in decides the order in which the running sums are added, and the last bits of
+  those sums decide near-ties; only the parts holding equal values are sorted, the
+  rest is copied from the sorted rows;
 - values closer than 1e-7 (in float32) count as equal; thresholds are midpoints
   in float64 of float32 values; samples go left when float32(x) <= threshold;
 - depth-first growth pushes the right child before the left one; best-first
@@ -61,19 +66,31 @@ def _rand_int(low, high, state):
 
 
 # --- scikit-learn's introsort (3-way partition, insertion sort below 16) -----
+#
+# The sort runs on one array of 64-bit keys: the value's bits in an order-preserving
+# form above, the sample below, so that every move is a single swap. Comparisons
+# read only the upper half, so equal values compare equal, as in scikit-learn.
+
+_LOW = np.uint64(0xFFFFFFFF)
+_SHIFT = np.uint64(32)
 
 
 @njit(cache=True, nogil=True)
-def _swap(values, samples, i, j):
-    values[i], values[j] = values[j], values[i]
-    samples[i], samples[j] = samples[j], samples[i]
+def _pack(values, samples, keys, lo, n):
+    """keys[p] = (ordered bits of values[p]) << 32 | samples[p] for p in lo..lo+n-1."""
+    bits = values.view(np.uint32)
+    for p in range(lo, lo + n):
+        values[p] += np.float32(0.0)  # -0.0 becomes 0.0: equal values, equal keys
+        u = np.uint64(bits[p])
+        u = (u ^ _LOW) if u >> np.uint64(31) else (u | np.uint64(0x80000000))
+        keys[p] = (u << _SHIFT) | np.uint64(samples[p])
 
 
 @njit(cache=True, nogil=True)
-def _median3(values, lo, n):
-    a = values[lo]
-    b = values[lo + n // 2]
-    c = values[lo + n - 1]
+def _median3(keys, lo, n):
+    a = keys[lo] >> _SHIFT
+    b = keys[lo + n // 2] >> _SHIFT
+    c = keys[lo + n - 1] >> _SHIFT
     if a < b:
         if b < c:
             return b
@@ -88,61 +105,68 @@ def _median3(values, lo, n):
 
 
 @njit(cache=True, nogil=True)
-def _sift_down(values, samples, lo, start, end):
+def _sift_down(keys, lo, start, end):
     root = start
     while True:
         child = root * 2 + 1
         top = root
-        if child < end and values[lo + top] < values[lo + child]:
+        if child < end and (keys[lo + top] >> _SHIFT) < (keys[lo + child] >> _SHIFT):
             top = child
-        if child + 1 < end and values[lo + top] < values[lo + child + 1]:
+        if child + 1 < end and (keys[lo + top] >> _SHIFT) < (keys[lo + child + 1] >> _SHIFT):
             top = child + 1
         if top == root:
             return
-        _swap(values, samples, lo + root, lo + top)
+        keys[lo + root], keys[lo + top] = keys[lo + top], keys[lo + root]
         root = top
 
 
 @njit(cache=True, nogil=True)
-def _heapsort(values, samples, lo, n):
+def _heapsort(keys, lo, n):
     start = (n - 2) // 2
     while True:
-        _sift_down(values, samples, lo, start, n)
+        _sift_down(keys, lo, start, n)
         if start == 0:
             break
         start -= 1
     end = n - 1
     while end > 0:
-        _swap(values, samples, lo, lo + end)
-        _sift_down(values, samples, lo, 0, end)
+        keys[lo], keys[lo + end] = keys[lo + end], keys[lo]
+        _sift_down(keys, lo, 0, end)
         end -= 1
 
 
 @njit(cache=True, nogil=True)
-def _insertion_sort(values, samples, lo, n):
+def _insertion_sort(keys, lo, n):
     for i in range(lo + 1, lo + n):
-        v = values[i]
-        s = samples[i]
+        key = keys[i]
+        v = key >> _SHIFT
         j = i
-        while j > lo and values[j - 1] > v:
-            values[j] = values[j - 1]
-            samples[j] = samples[j - 1]
+        while j > lo and (keys[j - 1] >> _SHIFT) > v:
+            keys[j] = keys[j - 1]
             j -= 1
-        values[j] = v
-        samples[j] = s
+        keys[j] = key
 
 
 @njit(cache=True, nogil=True)
-def sort_segment(values, samples, lo, n):
-    """Sort values[lo:lo+n] and samples alongside, as scikit-learn's simultaneous_sort.
+def sort_segment(values, samples, lo, n, ties, known, keys):
+    """Sort samples[lo:lo+n] by values, as scikit-learn's simultaneous_sort orders them.
 
     The recursion on the left part is kept on an explicit stack; the parts are
     disjoint, so the order in which they are finished does not change the result.
+    ``values`` is scratch afterwards; ``keys`` is a scratch array as long as samples.
+
+    Only the order of equal values is unknown in advance: ``known[p]`` is the sample
+    at sorted position p whenever its value is unique, and ``ties[p]`` counts the
+    positions q <= p holding the same value as q - 1. The 3-way partition keeps equal
+    values in one part and each part holds the values of its own sorted positions,
+    so a part without two equal values is finished by copying ``known``.
     """
     if n == 0:
         return
+    first = lo
+    size = n
+    _pack(values, samples, keys, lo, n)
     stack = np.empty((2 * 64 + 8, 3), dtype=np.int64)
-    top = 0
     stack[0, 0] = lo
     stack[0, 1] = n
     stack[0, 2] = 2 * int(np.log2(n))
@@ -153,24 +177,32 @@ def sort_segment(values, samples, lo, n):
         n = stack[top, 1]
         maxd = stack[top, 2]
         while n > _SORT_SMALL:
+            if ties[lo + n - 1] == ties[lo]:
+                for p in range(lo, lo + n):
+                    keys[p] = known[p]
+                n = 0
+                break
             if maxd <= 0:
-                _heapsort(values, samples, lo, n)
+                _heapsort(keys, lo, n)
                 n = 0
                 break
             maxd -= 1
-            pivot = _median3(values, lo, n)
+            pivot = _median3(keys, lo, n)
             i = 0
             left = 0
             right = n
             while i < right:
-                v = values[lo + i]
+                key = keys[lo + i]
+                v = key >> _SHIFT
                 if v < pivot:
-                    _swap(values, samples, lo + i, lo + left)
+                    keys[lo + i] = keys[lo + left]
+                    keys[lo + left] = key
                     i += 1
                     left += 1
                 elif v > pivot:
                     right -= 1
-                    _swap(values, samples, lo + i, lo + right)
+                    keys[lo + i] = keys[lo + right]
+                    keys[lo + right] = key
                 else:
                     i += 1
             stack[top, 0] = lo
@@ -179,7 +211,13 @@ def sort_segment(values, samples, lo, n):
             top += 1
             lo += right
             n -= right
-        _insertion_sort(values, samples, lo, n)
+        if n > 1 and ties[lo + n - 1] == ties[lo]:
+            for p in range(lo, lo + n):
+                keys[p] = known[p]
+        else:
+            _insertion_sort(keys, lo, n)
+    for p in range(first, first + size):
+        samples[p] = keys[p] & _LOW
 
 
 # --- one node: sums, impurity and the best split -----------------------------
@@ -212,17 +250,25 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
 
 @njit(cache=True, nogil=True)
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
-               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
-               memo, memo_ready):
+               start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
+               side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready):
     """Find, apply and measure the best squared-error split of samples[start:end].
 
-    ``order[f, start:end]`` holds the node's samples sorted by feature f. When the
-    node has no two equal values of f, introsort's result is that one sorted order,
-    so it is copied instead of sorted. With ties, introsort itself must run: the
-    order it leaves equal values in depends on its moves, and decides sums' last bits.
-    At the root, every round's first two sorts start from the same order (all samples
-    ascending, then the first sort's result), so their results are kept in ``memo``
-    (row (previous feature + 1) * n_features + feature; none when memo has no rows).
+    ``order[f, start:end]`` holds the node's samples sorted by feature f and
+    ``vals[f, start:end]`` their values; both are partitioned stably at every split,
+    so a node reads its sorted values without sorting or gathering. When the node has
+    no two equal values of f, that is the order introsort would leave, so the scan
+    reads it directly. With ties, introsort itself must run on ``samples`` (the order
+    scikit-learn's splitter holds): the order it leaves equal values in depends on its
+    moves, and decides sums' last bits. At the root, every round's first two sorts
+    start from the same order (all samples ascending, then the first sort's result),
+    so their results are kept in ``memo`` (row (previous feature + 1) * n_features +
+    feature; none when memo has no rows).
+
+    ``samples`` must hold scikit-learn's order of the node when the search ends (the
+    last visited feature's sorted order): the children add their sums in that order.
+    While it equals ``order[f]`` for the last visited feature f, it is only copied when
+    needed (``virtual``).
 
     Returns (pos, feature, threshold, impurity_left, impurity_right, improvement,
     n_constant_features); pos == end means no valid split.
@@ -240,6 +286,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     n_drawn = 0
     n_total = n_known_constants
     previous = -1
+    virtual = -1  # samples[start:end] stands for order[virtual, start:end]
     n_sorted = 0
     while f_i > n_total and (n_visited < n_features or n_visited <= n_found + n_drawn):
         n_visited += 1
@@ -250,69 +297,63 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             continue
         f_j += n_found
         feature = features[f_j]
-        ties = False
-        for p in range(start, end):
-            fvalues[p] = X[order[feature, p], feature]
-            if p > start and fvalues[p] == fvalues[p - 1]:
-                ties = True
+        fv = vals[feature]
+        ties = _tie_counts(fv, start, end, tie_count)
         if ties:
+            if virtual >= 0:
+                samples[start:end] = order[virtual, start:end]
+                virtual = -1
             key = (previous + 1) * n_features + feature
             remember = memo.shape[0] > 0 and start == 0 and end == samples.shape[0] and n_sorted < 2
             if remember and memo_ready[key]:
                 samples[:] = memo[key]
-            for p in range(start, end):
-                fvalues[p] = X[samples[p], feature]
-            if not (remember and memo_ready[key]):
-                sort_segment(fvalues, samples, start, end - start)
+            else:
+                for p in range(start, end):
+                    fvalues[p] = X[samples[p], feature]
+                sort_segment(fvalues, samples, start, end - start, tie_count, order[feature], keys)
                 if remember:
                     memo[key] = samples
                     memo_ready[key] = True
         else:
-            samples[start:end] = order[feature, start:end]
+            virtual = feature
         previous = feature
         n_sorted += 1
-        if fvalues[end - 1] <= fvalues[start] + tol:
+        if fv[end - 1] <= fv[start] + tol:
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
             n_total += 1
             continue
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
-
-        left = 0.0
-        pos = start
-        p = start
-        while p < end:
-            p += 1
-            while p < end and fvalues[p] <= fvalues[p - 1] + tol:
-                p += 1
-            if p == end:
-                continue
-            if p - start < min_samples_leaf or end - p < min_samples_leaf:
-                continue
-            left = _left_sum(r, samples, start, end, p, left, pos, total)
-            pos = p
-            n_left = float(p - start)
-            right = total - left
-            proxy = left * left / n_left + right * right / (n_node - n_left)
-            if proxy > best_proxy:
-                best_proxy = proxy
-                best_pos = p
-                best_feature = feature
-                best_threshold = np.float64(fvalues[p - 1]) / 2.0 + np.float64(fvalues[p]) / 2.0
+        proxy, pos, threshold = _scan(fv, samples if ties else order[feature], r, inverse,
+                                      start, end, total, n_node, min_samples_leaf, best_proxy)
+        if proxy > best_proxy:
+            best_proxy = proxy
+            best_pos = pos
+            best_feature = feature
+            best_threshold = threshold
+    if virtual >= 0:
+        samples[start:end] = order[virtual, start:end]
 
     impurity_left = impurity_right = improvement = 0.0
     if best_pos < end:
+        # order[best_feature] is sorted, so its first best_pos - start samples go left.
+        for p in range(start, best_pos):
+            side[order[best_feature, p]] = True
+        for p in range(best_pos, end):
+            side[order[best_feature, p]] = False
         # Two-pointer partition; its order is the order the children add their sums in.
         lo = start
         hi = end
         while lo < hi:
-            if X[samples[lo], best_feature] <= best_threshold:
+            if side[samples[lo]]:
                 lo += 1
             else:
                 hi -= 1
                 samples[lo], samples[hi] = samples[hi], samples[lo]
-        _partition_orders(X, order, tmp, start, end, best_feature, best_threshold)
+        for f in range(order.shape[0]):
+            if f != best_feature:
+                _partition_stably(order[f], vals[f], side, tmp, tmp_vals, start, end)
         left = _left_sum(r, samples, start, end, best_pos, 0.0, start, total)
         right = total - left
         sq_left = 0.0
@@ -334,20 +375,96 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
 
 
 @njit(cache=True, nogil=True)
-def _partition_orders(X, order, tmp, start, end, feature, threshold):
-    """Stable partition of each presorted order so both children stay sorted."""
-    for f in range(order.shape[0]):
-        left = start
-        right = 0
-        for p in range(start, end):
-            i = order[f, p]
-            if X[i, feature] <= threshold:
-                order[f, left] = i
-                left += 1
-            else:
-                tmp[right] = i
-                right += 1
-        order[f, left:end] = tmp[:right]
+def _tie_counts(fv, start, end, counts):
+    """True when sorted fv[start:end] holds two equal values; then counts[p] is the number
+    of positions q in start+1..p with fv[q] == fv[q - 1]."""
+    n_ties = 0
+    for p in range(start + 1, end):
+        n_ties += fv[p] == fv[p - 1]
+    if n_ties == 0:
+        return False
+    counts[start] = 0
+    for p in range(start + 1, end):
+        counts[p] = counts[p - 1] + (fv[p] == fv[p - 1])
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples_leaf, bar):
+    """Best split of one feature whose sorted values are fv[start:end], as scikit-learn scans.
+
+    The proxy sum_L^2/n_L + sum_R^2/n_R is computed exactly (two divisions) only where
+    a bound shows it might beat ``bar`` (the best proxy so far): with reciprocals from
+    ``inverse``, the product form is within a few units in the last place of it, and
+    a candidate must be strictly better to win. Returns (proxy, pos, threshold); the
+    proxy is -inf when no candidate beats ``bar``.
+    """
+    tol = np.float32(1e-7)
+    best = bar
+    cut = _cut(best)
+    found = -np.inf
+    best_pos = end
+    threshold = -2.0
+    left = 0.0
+    pos = start
+    p = start
+    while p < end:
+        p += 1
+        while p < end and fv[p] <= fv[p - 1] + tol:
+            p += 1
+        if p == end:
+            continue
+        if p - start < min_samples_leaf or end - p < min_samples_leaf:
+            continue
+        if p - pos == 1:  # the next value: one step forward (p < end, so forward is nearer)
+            left += r[sorted_samples[pos]]
+        elif p - pos <= end - p:
+            for q in range(pos, p):
+                left += r[sorted_samples[q]]
+        else:
+            left = total
+            for q in range(end - 1, p - 1, -1):
+                left -= r[sorted_samples[q]]
+        pos = p
+        right = total - left
+        if left * left * inverse[p - start] + right * right * inverse[end - p] < cut:
+            continue
+        n_left = float(p - start)
+        proxy = left * left / n_left + right * right / (n_node - n_left)
+        if proxy > best:
+            best = proxy
+            cut = _cut(best)
+            found = proxy
+            best_pos = p
+            threshold = np.float64(fv[p - 1]) / 2.0 + np.float64(fv[p]) / 2.0
+    return found, best_pos, threshold
+
+
+@njit(cache=True, nogil=True)
+def _cut(best):
+    """A bound below ``best``: a candidate whose product-form proxy (computed with
+    reciprocals, within 1e-15 relative of the exact proxy, or 1e-320 absolute near zero)
+    falls under it cannot beat ``best``, so its exact proxy need not be computed."""
+    return (best - 1e-300) * (1.0 - 4e-12)
+
+
+@njit(cache=True, nogil=True)
+def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
+    """Stable partition of one presorted row (and its values) so both children stay sorted."""
+    left = start
+    right = 0
+    for p in range(start, end):
+        i = order[p]
+        if side[i]:
+            order[left] = i
+            vals[left] = vals[p]
+            left += 1
+        else:
+            tmp[right] = i
+            tmp_vals[right] = vals[p]
+            right += 1
+    order[left:end] = tmp[:right]
+    vals[left:end] = tmp_vals[:right]
 
 
 def presort(X):
@@ -356,16 +473,30 @@ def presort(X):
 
 
 @njit(cache=True, nogil=True)
-def restrict_order(order, in_bag):
-    """The presorted orders of the in-bag samples only."""
-    out = np.empty((order.shape[0], np.count_nonzero(in_bag)), dtype=np.int64)
+def sorted_values(X, order):
+    """Row f: the values of feature f in the order of order[f]."""
+    vals = np.empty(order.shape, dtype=np.float32)
+    for f in range(order.shape[0]):
+        for p in range(order.shape[1]):
+            vals[f, p] = X[order[f, p], f]
+    return vals
+
+
+@njit(cache=True, nogil=True)
+def restrict_order(order, vals, in_bag):
+    """The presorted orders (and their values) of the in-bag samples only."""
+    n_in = np.count_nonzero(in_bag)
+    out = np.empty((order.shape[0], n_in), dtype=np.int64)
+    out_vals = np.empty((order.shape[0], n_in), dtype=np.float32)
     for f in range(order.shape[0]):
         q = 0
-        for i in order[f]:
+        for p in range(order.shape[1]):
+            i = order[f, p]
             if in_bag[i]:
                 out[f, q] = i
+                out_vals[f, q] = vals[f, p]
                 q += 1
-    return out
+    return out, out_vals
 
 
 # --- growing a tree ----------------------------------------------------------
@@ -406,27 +537,36 @@ def _set_split(node, feature, threshold, improvement):
 
 @njit(cache=True, nogil=True)
 def _scratch(n_samples, n_features):
-    """A splitter's working arrays: feature values, feature order, constant features, buffer."""
+    """A splitter's working arrays: feature values, feature order, constant features, buffers
+    (partition, tie counts, sort keys)."""
     return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
-            np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64))
+            np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64),
+            np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.int64),
+            np.empty(n_samples, dtype=np.uint64))
+
+
+def reciprocals(n):
+    """1/k for k = 0..n (entry 0 unused): the split scan's cheap bound."""
+    return 1.0 / np.maximum(np.arange(n + 1, dtype=np.float64), 1.0)
 
 
 @njit(cache=True, nogil=True)
-def grow_depth_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth,
-                     min_samples_split, min_samples_leaf, rng):
+def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
+                     max_depth, min_samples_split, min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
 
     Returns (nodes, k): nodes may have been reallocated; the tree is nodes[k0:k].
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp = _scratch(n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals, tie_count, keys = _scratch(n_samples, X.shape[1])
     # stack rows: start, end, depth, parent, is_left, n_constant_features; impurity apart.
     # Right is pushed before left, so the stack never holds more than a path's worth.
     height = min(n_samples, max_depth) + 2
     stack = np.empty((height, 6), dtype=np.int64)
     stack_impurity = np.empty(height)
-    _push(stack, stack_impurity, 0, 0, n_samples, 0, -1, 1, 0, np.inf)
+    zero = np.int64(0)  # typed constants: a literal argument compiles a callee once more
+    _push(stack, stack_impurity, zero, zero, n_samples, zero, zero - 1, zero + 1, zero, np.inf)
     top = 1
     k = k0
     while top > 0:
@@ -444,16 +584,17 @@ def grow_depth_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_dept
         if not is_leaf:
             pos, feature, threshold, imp_left, imp_right, improvement, n_constant = best_split(
                 X, r, samples, fvalues, features, constant, n_constant,
-                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
-                memo, memo_ready)
+                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
+                side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
             is_leaf = pos >= end or improvement + EPSILON < 0.0
         nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left,
                           depth, n, impurity, total)
         if not is_leaf:
             _set_split(nodes[k], feature, threshold, improvement)
-            _push(stack, stack_impurity, top, pos, end, depth + 1, k - k0, 0, n_constant, imp_right)
-            _push(stack, stack_impurity, top + 1, start, pos, depth + 1, k - k0, 1, n_constant,
-                  imp_left)
+            _push(stack, stack_impurity, top, pos, end, depth + 1, k - k0, zero, n_constant,
+                  imp_right)
+            _push(stack, stack_impurity, top + 1, start, pos, depth + 1, k - k0, zero + 1,
+                  n_constant, imp_left)
             top += 2
         k += 1
     _localise(nodes, k0, k)
@@ -525,8 +666,8 @@ def _heap_pop(heap, size, key):
 
 
 @njit(cache=True, nogil=True)
-def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth, max_leaves,
-                    min_samples_split, min_samples_leaf, rng):
+def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
+                    max_depth, max_leaves, min_samples_split, min_samples_leaf, rng):
     """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
 
     Every node's split is searched when the node is created; the frontier then
@@ -534,17 +675,21 @@ def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth
     """
     n_samples = samples.shape[0]
     n_root = float(n_samples)
-    fvalues, features, constant, tmp = _scratch(n_samples, X.shape[1])
+    fvalues, features, constant, tmp, tmp_vals, tie_count, keys = _scratch(n_samples, X.shape[1])
+    work = (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, keys,
+            fvalues, features, constant)
     cap = 2 * max_leaves
     # per node: start, end, split position, depth, is_leaf; improvement, child impurities
     rec = np.empty((cap, 5), dtype=np.int64)
     gain = np.empty(cap)
     child_impurity = np.empty((cap, 2))
     heap = np.empty(cap, dtype=np.int64)
-    nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k0,
-                               0, n_samples, 0, -1, True, np.inf, n_root, max_depth,
-                               min_samples_split, min_samples_leaf, rng, rec, gain, child_impurity)
-    size = _heap_push(heap, 0, gain, 0)
+    zero = np.int64(0)  # typed constants: a literal argument compiles a callee once more
+    nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k0,
+                               zero, n_samples, zero, zero - 1, zero == zero, np.inf, n_root,
+                               max_depth, min_samples_split, min_samples_leaf, rng, rec, gain,
+                               child_impurity)
+    size = _heap_push(heap, zero, gain, zero)
     split_budget = max_leaves - 1
     while size > 0:
         j, size = _heap_pop(heap, size, gain)
@@ -553,14 +698,13 @@ def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth
             continue
         split_budget -= 1
         depth = rec[j, 3] + 1
-        nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k,
-                                   rec[j, 0], rec[j, 2], depth, j, True, child_impurity[j, 0],
-                                   n_root, max_depth, min_samples_split, min_samples_leaf, rng,
-                                   rec, gain, child_impurity)
-        nodes, k = _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k,
-                                   rec[j, 2], rec[j, 1], depth, j, False, child_impurity[j, 1],
-                                   n_root, max_depth, min_samples_split, min_samples_leaf, rng,
-                                   rec, gain, child_impurity)
+        bounds = (rec[j, 0], rec[j, 2], rec[j, 1])
+        for child in range(2):  # left, then right
+            nodes, k = _add_split_node(X, r, samples, work, nodes, k0, k,
+                                       bounds[child], bounds[child + 1], depth, j, child == 0,
+                                       child_impurity[j, child], n_root, max_depth,
+                                       min_samples_split, min_samples_leaf, rng, rec, gain,
+                                       child_impurity)
         size = _heap_push(heap, size, gain, k - 2 - k0)
         size = _heap_push(heap, size, gain, k - 1 - k0)
     _localise(nodes, k0, k)
@@ -568,10 +712,12 @@ def grow_best_first(X, r, samples, order, memo, memo_ready, nodes, k0, max_depth
 
 
 @njit(cache=True, nogil=True)
-def _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, features, constant, nodes, k0, k, start, end,
+def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):
     """Create a node and search its split at once (scikit-learn's _add_split_node)."""
+    (order, vals, side, inverse, memo, memo_ready, tmp, tmp_vals, tie_count, keys, fvalues,
+     features, constant) = work
     n = end - start
     total, sq_total = _node_sums(r, samples, start, end)
     if parent < 0:
@@ -582,9 +728,9 @@ def _add_split_node(X, r, samples, order, memo, memo_ready, tmp, fvalues, featur
     if not is_leaf:
         # best-first search forgets constant features between nodes
         pos, feature, threshold, imp_left, imp_right, improvement, _ = best_split(
-            X, r, samples, fvalues, features, constant, 0,
-            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, tmp,
-            memo, memo_ready)
+            X, r, samples, fvalues, features, constant, np.int64(0),
+            start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
+            side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready)
         is_leaf = pos >= end or improvement + EPSILON < 0.0
     nodes = _add_node(nodes, k, parent + k0 if parent >= 0 else -1, is_left, depth, n,
                       impurity, total)
@@ -618,3 +764,27 @@ def apply(nodes, X, out):
             else:
                 k = nodes[k]["right"]
         out[i] = k
+
+
+@njit(cache=True, nogil=True)
+def leaves_of(nodes, samples, out):
+    """out[i] = the leaf of each sample in ``samples``, read from the grown tree itself.
+
+    Every node holds a contiguous range of ``samples`` (left child first), so the
+    leaves, visited left to right, tile it: no sample walks down the tree again.
+    """
+    stack = np.empty(nodes.shape[0] + 1, dtype=np.int64)
+    stack[0] = 0
+    top = 1
+    p = 0
+    while top > 0:
+        top -= 1
+        k = stack[top]
+        if nodes[k]["left"] != LEAF:
+            stack[top] = nodes[k]["right"]
+            stack[top + 1] = nodes[k]["left"]
+            top += 2
+            continue
+        for q in range(p, p + nodes[k]["n"]):
+            out[samples[q]] = k
+        p += nodes[k]["n"]
