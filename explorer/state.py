@@ -141,7 +141,7 @@ FIELDS: tuple[Field, ...] = (
           help=f"A toy set, or upload your own CSV file. Classification (two classes): "
                f"{', '.join(CLASSIFICATION_SETS)}. Regression (a number): "
                f"{', '.join(REGRESSION_SETS)}."),
-    Field("n", int, 400, "Points", "data", 20, 5000, 10,
+    Field("n", int, 400, "Points", "data", 20, 10_000, 10,
           help="Number of points, training and validation together."),
     Field("noise", float, 0.25, "Noise", "data", 0.0, 1.0, 0.05,
           help="Standard deviation of the Gaussian noise: added to both inputs "

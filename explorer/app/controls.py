@@ -20,10 +20,10 @@ from ..upload import default_features, read_table, to_dataset
 from . import store
 
 MAX_UPLOAD_MB = 5
-# What one setting may fit: points x rounds. A session keeps its fit (about 11 bytes a
-# point-round, plus its grid and figures); 30 sessions each fitting this much measured
-# 1.11 GB on the server (load.py --heavy 1000x500).
-MAX_POINT_ROUNDS = 500_000
+# What one setting may fit: points x rounds. Measured here at this budget: the fit, its
+# grid and curves take 0.3-0.4 s, and a cached fit holds about 30 MB (9 bytes a
+# point-round of record, a 4-10 MB grid), 60-65 MB at its peak.
+MAX_POINT_ROUNDS = 2_000_000
 MIN_VALIDATION_POINTS = 20  # fewer: a held-out set of 1-3 points says nothing
 MAX_FILE_ROWS = 1_000_000  # 5 MB of the shortest rows; the budget decides what is fitted
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
