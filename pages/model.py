@@ -25,12 +25,14 @@ def body(ctx):
     else:
         left, right = st.columns(2, gap="small")
         with left:
-            app.chart(model, s, "model", on_select=app.select_sample_from, live=True)
+            app.chart(model, s, "model", on_select=app.select_sample_from, live=True,
+                      step=app.follows(ctx, "proba"))
         with right:
             app.chart(app.figure(
                 figures.residual_map, tr, m, grid, feature_names=ctx.feature_names,
                 sample=s.sample, uirevision=ctx.key), s, "residuals",
-                on_select=app.select_sample_from, live=True)
+                on_select=app.select_sample_from, live=True,
+                step=app.follows(ctx, "residuals"))
     app.metrics_row(ctx, m)
     if m == 0:
         st.markdown("##### Round 0: the best constant f₀")

@@ -37,6 +37,9 @@ export default function (component) {
   gd.__trigger = setTriggerValue;
   gd.setAttribute("data-view", data.view);
   const figure = JSON.parse(data.figure);
+  if (data.step) {  // how the chart follows the round in the browser (stepper.js)
+    figure.layout.meta = { ...(figure.layout.meta || {}), step: data.step };
+  }
   gd.style.minHeight = (figure.layout.height || 450) + "px";
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
   // keep the first config and only update the image file name, which names the round.

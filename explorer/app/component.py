@@ -7,6 +7,7 @@ ships with the plotly package, copied into the app's static folder on first use.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ..numbers.record import encode
 from ..state import State
 from . import store
 from .controls import IMAGE_WIDTH
@@ -61,32 +63,42 @@ def chart_config(state: State, view: str, *, fmt: str = "png",
 _plot_component = None
 
 
-@st.cache_resource(show_spinner=False)
-def _plotly_url() -> str | None:
-    """Copy plotly.js (from the plotly package) into the app's static folder once;
-    its URL, or None when static serving is off (then st.plotly_chart is used)."""
+def _static_url(source: Path, name: str) -> str | None:
+    """Copy ``source`` into the app's static folder as ``name`` (once, atomically); its
+    URL, or None when static serving is off (then st.plotly_chart is used)."""
     if not st.get_option("server.enableStaticServing"):
         return None
-    import plotly
-    from plotly.offline import get_plotlyjs_version
-
-    source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    static = _STATIC
-    name = f"plotly-{get_plotlyjs_version()}.min.js"
-    target = static / name
+    target = _STATIC / name
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
-            static.mkdir(exist_ok=True)
-            ignore = static / ".gitignore"  # a copy made at run time: keep it out of git
+            _STATIC.mkdir(exist_ok=True)
+            ignore = _STATIC / ".gitignore"  # copies made at run time: keep them out of git
             if not ignore.exists():
                 ignore.write_text("# made by explorer/app/component.py at run time\n*\n")
-            partial = static / f".{name}.{os.getpid()}.part"
+            partial = _STATIC / f".{name}.{os.getpid()}.part"
             shutil.copyfile(source, partial)
             os.replace(partial, target)
     except OSError:
         return None
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     return "/" + (base + "/" if base else "") + "app/static/" + name
+
+
+@st.cache_resource(show_spinner=False)
+def _plotly_url() -> str | None:
+    """plotly.js, from the plotly package."""
+    import plotly
+    from plotly.offline import get_plotlyjs_version
+    return _static_url(Path(plotly.__file__).parent / "package_data" / "plotly.min.js",
+                       f"plotly-{get_plotlyjs_version()}.min.js")
+
+
+@st.cache_resource(show_spinner=False)
+def record_module_url() -> str | None:
+    """record.js, named by its content so that a browser never keeps an old copy."""
+    source = _JS.with_name("record.js")
+    digest = hashlib.sha1(source.read_bytes()).hexdigest()[:10]
+    return _static_url(source, f"record-{digest}.js")
 
 
 def _component():
@@ -106,13 +118,14 @@ def preload() -> None:
 
 
 def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_select=None,
-          live: bool = False) -> None:
+          live: bool = False, step: dict | None = None) -> None:
     """Draw a figure made by :func:`figure`; on_select(key, points) is called when the
     user clicks a point.
 
     live=True for charts redrawn at every step of the round: they stay mounted and are
     updated in place (see component.js). Otherwise, and when the app's static folder is not
-    served, Streamlit's st.plotly_chart draws the figure.
+    served, Streamlit's st.plotly_chart draws the figure. ``step`` says how the chart
+    follows the round in the browser between two reruns (stepper.js), if it can.
     """
     key = key or f"chart_{view}"
     config = chart_config(state, view, fmt=st.session_state.get("imgfmt", "PNG"),
@@ -138,7 +151,7 @@ def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_s
         if on_select is not None and points:
             on_select(key, points)
     _component()(key=key, data={"figure": drawn.json, "config": config, "plotly": url,
-                                "view": view},
+                                "view": view, "step": step},
                  on_click_change=clicked)
 
 
@@ -149,3 +162,44 @@ def _points(key: str) -> list[dict]:
     except (KeyError, TypeError):
         return []
 
+
+
+# --- stepping in the browser -------------------------------------------------------------
+
+_STEPPER_JS = _JS.with_name("stepper.js")
+_stepper_component = None
+
+
+def _stepper():
+    global _stepper_component
+    if _stepper_component is None:
+        _stepper_component = st.components.v2.component(
+            "explorer_stepper", js=_STEPPER_JS.read_text(encoding="utf-8"),
+            css=_STEPPER_JS.with_suffix(".css").read_text(encoding="utf-8"), isolate_styles=False)
+    return _stepper_component
+
+
+def record_key(ctx) -> str:
+    """The name the browser keeps the fit's record under."""
+    return hashlib.sha1(ctx.key.encode()).hexdigest()[:16]
+
+
+@st.cache_resource(max_entries=12, show_spinner=False)
+def _record_bytes(fit_key: str, _trace, _grid) -> bytes:
+    return encode(_trace, _grid, fit_key)
+
+
+def round_bar(ctx, state: State, on_round, seq: int) -> bool:
+    """The round bar that steps in the browser, with the fit's record sent once per fit;
+    False where the browser cannot have it (no static folder: Streamlit's bar is used).
+    ``seq`` is the count of the bar's step that set this round, or -1 when the server set
+    it (the bar then shows it)."""
+    module = record_module_url()
+    if module is None or ctx.grid.is_line:
+        return False
+    key = record_key(ctx)
+    _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
+    _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
+                                    "module": module, "present": state.present, "seq": seq},
+               on_round_change=on_round)
+    return True

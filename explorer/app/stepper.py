@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .. import figures, losses
 from ..numbers import summaries
 from ..state import State
-from . import store
+from . import component, store
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 # Play's bookkeeping: whether it plays, whether the fragment's timer runs, and whether
 # this fragment run was caused by the user (then it must not also step).
 _PLAYING, _TIMER, _FULL_RUN, _ACTED = "_playing", "_timer", "_full_run", "_acted"
+# In a browser the round bar is stepper.js; Streamlit's bar stays for what has no browser
+# (AppTest, the load harness), out of sight.
+_HIDE_SERVER_BAR = "<style>.st-key-server_bar { display: none !important; }</style>"
+_BAR = "_bar"  # (round, seq): the round the browser's bar last set, and its step count
 
 
 def mark_acted() -> None:
@@ -60,6 +65,29 @@ def round_bar(ctx) -> State:
         if state.round >= M:
             ss[_PLAYING] = False
     state = store.save(state.for_samples(len(ctx.trace.y)))
+    bar_round, seq = ss.get(_BAR, (None, -1))
+    in_browser = component.round_bar(ctx, state, _stepped,
+                                     seq if bar_round == state.round else -1)
+    if in_browser:
+        st.html(_HIDE_SERVER_BAR)
+    with st.container(key="server_bar"):
+        _server_bar(state, M, keys=not in_browser)
+    return state
+
+
+def _stepped() -> None:
+    """The browser's round bar came to rest on a round: one rerun for what it cannot draw."""
+    ss = st.session_state
+    mark_acted()
+    ss[_PLAYING] = False
+    moved = ss["stepper"]["round"]  # {"m": round, "seq": the bar's count of its steps}
+    ss[_BAR] = (store.update(round=int(moved["m"])).round, int(moved["seq"]))
+
+
+def _server_bar(state: State, M: int, keys: bool) -> None:
+    """Streamlit's round bar: each step a rerun (with the keyboard shortcuts when ``keys``,
+    that is when no browser bar has them)."""
+    ss = st.session_state
     if state.present:  # presenter mode: a minimal stepper (previous, slider, next, play)
         cols = st.columns([1.4, 0.8, 8, 0.8, 1.2], vertical_alignment="center")
         cols = [cols[0], None, cols[1], cols[2], cols[3], None, cols[4]]
@@ -68,9 +96,9 @@ def round_bar(ctx) -> State:
     cols[0].container(key="round_label").markdown(f"**Round {state.round}** / {M}")
     if cols[1] is not None:
         cols[1].button("", icon=":material/first_page:", key="first", on_click=_go,
-                       args=("first", M), help="Round 0", shortcut="Home", width="stretch")
+                       args=("first", M), help="Round 0", shortcut="Home" if keys else None, width="stretch")
     cols[2].button("", icon=":material/chevron_left:", key="prev", on_click=_go,
-                   args=("prev", M), help="Previous round", shortcut="PageUp",
+                   args=("prev", M), help="Previous round", shortcut="PageUp" if keys else None,
                    width="stretch")
     with cols[3]:
         store.seed("round", state.round)
@@ -79,16 +107,39 @@ def round_bar(ctx) -> State:
                   help="Round 0 is the constant f0; round m adds tree m.")
     cols[4].button("", icon=":material/chevron_right:", key="next", on_click=_go,
                    args=("next", M), help="Next round (a presenter's clicker works too)",
-                   shortcut="PageDown", width="stretch")
+                   shortcut="PageDown" if keys else None, width="stretch")
     if cols[5] is not None:
         cols[5].button("", icon=":material/last_page:", key="last", on_click=_go,
-                       args=("last", M), help=f"Round {M}", shortcut="End", width="stretch")
+                       args=("last", M), help=f"Round {M}", shortcut="End" if keys else None, width="stretch")
     playing = ss.get(_PLAYING, False)
     cols[6].button("Pause" if playing else "Play", key="play", on_click=_toggle_play,
                    args=(M,), icon=":material/pause:" if playing else ":material/play_arrow:",
                    type="primary" if playing else "secondary", width="stretch",
                    help="Step through the rounds automatically")
-    return state
+
+
+_SENTINEL = 987_654_321  # a round no fit has: where a title says m, or m + 1
+
+
+def follows(ctx, kind: str) -> dict | None:
+    """How a chart of this kind follows the round in the browser (stepper.js), or None
+    where it waits for the server: "proba" (the probability map), "residuals" (the
+    log-loss residual map) or "curves" (the loss curves)."""
+    tr = ctx.trace
+    loss = losses.of(tr)
+    plane = not ctx.grid.is_line and loss.is_classifier
+    title = dict(proba=figures.probability_title, residuals=figures.residual_title,
+                 curves=figures.curves_title)[kind]
+    if kind == "proba" and not plane or kind == "residuals" and not (
+            plane and loss.name == "log_loss" and not tr.second_order):
+        return None
+    spec = dict(kind=kind, record=component.record_key(ctx), scale=2.0 if loss.half else 1.0,
+                points=[2, 3], title=title(tr, _SENTINEL).replace(str(_SENTINEL + 1), "{m1}")
+                .replace(str(_SENTINEL), "{m}"))
+    if kind == "residuals":  # "no tree follows" the last round
+        M = tr.n_rounds
+        spec["title_last"] = title(tr, M).replace(f"round {M}:", "round {m}:")
+    return spec
 
 
 def run_page(body, ctx) -> None:

@@ -19,6 +19,11 @@ from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, bas
 # --- 5. loss and accuracy against rounds ---------------------------------------------
 
 
+def curves_title(trace, m: int) -> str:
+    what = "Loss and accuracy" if trace.is_classifier else "Loss"
+    return f"{what} by round (round {m} marked; click a point to go there)"
+
+
 def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
     """View 5: train (and validation) loss and accuracy per round, round m marked.
 
@@ -62,9 +67,8 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
         axes.update(xaxis2=dict(domain=[0.55, 1.0], range=xrange, title=dict(text="round m"),
                                 anchor="y2"),
                     yaxis2=dict(anchor="x2", range=[0, 1.02]))
-    what = "Loss and accuracy" if trace.is_classifier else "Loss"
     layout = base_layout(
-        f"{what} by round (round {m} marked; click a point to go there)", height,
+        curves_title(trace, m), height,
         uirevision, hovermode="x", shapes=shapes, annotations=notes,
         margin=dict(l=10, r=10, t=80, b=10),
         legend=dict(orientation="h", x=0, y=-0.3, yanchor="top"), **axes)

@@ -33,6 +33,10 @@ from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PR
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
 
+def probability_title(trace, m: int) -> str:
+    return f"Model after round {m}: p(x) = {losses.of(trace).p_html(m)}(x)"
+
+
 def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                     classes=None, show_valid: bool = False, sample: int | None = None,
                     height: int = 560, uirevision=None, title: str | None = None,
@@ -77,7 +81,7 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                 hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
-    title = title or f"Model after round {m}: p(x) = {losses.of(trace).p_html(m)}(x)"
+    title = title or probability_title(trace, m)
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(PROBA_SCALE, 0.0, 1.0, bar)))
@@ -201,6 +205,11 @@ def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes
 # --- 2. residuals --------------------------------------------------------------------
 
 
+def residual_title(trace, m: int) -> str:
+    nxt = f"tree {m + 1} fits these" if m != trace.n_rounds else "no tree follows"
+    return f"Residuals after round {m}: r = {losses.of(trace).residual_html} ({nxt})"
+
+
 def residual_scale(trace, r: np.ndarray) -> float:
     """Half-range of the residual colour scale: 1 for log-loss (|y - p| < 1)."""
     bound = losses.of(trace).residual_bound
@@ -223,8 +232,7 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     X = trace.X
     scale = residual_scale(trace, r) if scale is None else max(float(finite(scale)), 1e-12)
     size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
-    nxt = f"tree {m + 1} fits these" if m < trace.n_rounds else "no tree follows"
-    title = f"Residuals after round {m}: r = {losses.of(trace).residual_html} ({nxt})"
+    title = residual_title(trace, m)
     if grid.is_line:
         return _residual_line(trace, grid, r, scale, feature_names[0], sample, title, height,
                               uirevision, panel)

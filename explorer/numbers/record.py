@@ -21,8 +21,9 @@ _JS = {np.dtype("<f8"): "float64", np.dtype("<f4"): "float32", np.dtype("<i4"): 
        np.dtype("i1"): "int8"}
 
 
-def encode(trace, grid) -> bytes:
-    """The record of ``trace`` and the plane ``grid`` it is drawn on."""
+def encode(trace, grid, key: str = "") -> bytes:
+    """The record of ``trace`` and the plane ``grid`` it is drawn on; ``key`` names the fit
+    (the browser keeps one record and asks for it by this name)."""
     nodes = trace.nodes
     arrays = {
         "feature": nodes["feature"].astype("<i4"),
@@ -36,7 +37,7 @@ def encode(trace, grid) -> bytes:
         "xs": np.asarray(grid.xs, dtype="<f8"),
         "ys": np.asarray(grid.ys if grid.ys is not None else [0.0], dtype="<f8"),
     }
-    header = dict(f0=float(trace.f0), nu=float(trace.learning_rate), rounds=trace.n_rounds,
+    header = dict(key=key, f0=float(trace.f0), nu=float(trace.learning_rate), rounds=trace.n_rounds,
                   single=bool(trace.second_order), n=int(len(trace.y)),
                   features=int(trace.X.shape[1]), line=grid.is_line, arrays={})
     offset = 0

@@ -1,0 +1,266 @@
+// The round bar, in the browser: first, previous, the slider, next, last and Play step
+// through the rounds with no server round trip. Charts that know how to follow the round
+// (their figure says so in layout.meta.step) are redrawn here from the fit's record, with
+// the engine's numbers (record.js); once stepping rests for IDLE_MS the round goes to
+// the server in one rerun, which brings the text, the tables and every other chart.
+
+const IDLE_MS = 300;
+const PLAY_MS = 100;  // ten rounds a second
+const SIGMOID = (z) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+
+// The fit's record comes once per fit from the record component, as bytes; it is decoded
+// (record.js, from the app's static folder) when a chart first needs it.
+function record(key) {
+  const held = window.__explorerRecord;
+  if (!held || held.key !== key || !window.__explorerRecordModule) return null;
+  if (!held.decoded) {
+    // an absolute address: this module itself was loaded from a blob
+    const url = new URL(window.__explorerRecordModule, window.location.href).href;
+    held.decoded = import(url).then(({ decode }) => decode(held.bytes));
+  }
+  return held.decoded;
+}
+
+function keep(bytes) {
+  const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = new DataView(view.buffer, view.byteOffset, view.byteLength).getUint32(0, true);
+  const key = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + n))).key;
+  const held = window.__explorerRecord;
+  if (!held || held.key !== key) window.__explorerRecord = { key, bytes: view.slice() };
+}
+
+// The decision boundary F = 0 as axis-aligned lines between grid cells (the same as
+// explorer/numbers/grid.py's boundary_lines, which draws the server's figures).
+function boundaryLines(xs, ys, F) {
+  const nx = xs.length, ny = ys.length;
+  const edges = (v) => {
+    const e = [v[0] - (v[1] - v[0]) / 2];
+    for (let i = 0; i + 1 < v.length; i++) e.push((v[i] + v[i + 1]) / 2);
+    e.push(v[v.length - 1] + (v[v.length - 1] - v[v.length - 2]) / 2);
+    return e;
+  };
+  const xe = edges(xs), ye = edges(ys);
+  const above = (i, j) => F[i * nx + j] > 0;
+  const px = [], py = [];
+  for (let j = 0; j + 1 < nx; j++) {  // vertical pieces between columns j and j + 1
+    let start = -1;
+    for (let i = 0; i <= ny; i++) {
+      const change = i < ny && above(i, j) !== above(i, j + 1);
+      if (change && start < 0) start = i;
+      if (!change && start >= 0) {
+        px.push(xe[j + 1], xe[j + 1], null); py.push(ye[start], ye[i], null); start = -1;
+      }
+    }
+  }
+  for (let i = 0; i + 1 < ny; i++) {  // horizontal pieces between rows i and i + 1
+    let start = -1;
+    for (let j = 0; j <= nx; j++) {
+      const change = j < nx && above(i, j) !== above(i + 1, j);
+      if (change && start < 0) start = j;
+      if (!change && start >= 0) {
+        px.push(xe[start], xe[j], null); py.push(ye[i + 1], ye[i + 1], null); start = -1;
+      }
+    }
+  }
+  return [px, py];
+}
+
+function title(meta, m, M) {
+  return (m < M ? meta.title : meta.title_last || meta.title)
+    .replaceAll("{m}", String(m)).replaceAll("{m1}", String(m + 1));
+}
+
+// How each kind of chart follows the round m. Each returns a Plotly.update's arguments.
+const FOLLOW = {
+  proba(gd, record, m, meta) {  // the probability map, its boundary, the points' p
+    const F = record.gridF(m);
+    const xs = Array.from(record.a.xs), ys = Array.from(record.a.ys);
+    const z = [];
+    for (let i = 0; i < ys.length; i++) {
+      const row = new Array(xs.length);
+      for (let j = 0; j < xs.length; j++) row[j] = SIGMOID(meta.scale * F[i * xs.length + j]);
+      z.push(row);
+    }
+    const [bx, by] = boundaryLines(xs, ys, F);
+    const Fp = record.pointsF(m);
+    const points = meta.points.map((k) => Array.from(gd.data[k].customdata,
+      (c) => [c[0], SIGMOID(meta.scale * Fp[c[0]])]));
+    return [[{ z: [z] }, [0]], [{ x: [bx], y: [by] }, [1]],
+            [{ customdata: points }, meta.points]];
+  },
+  residuals(gd, record, m, meta) {
+    const F = record.gridF(m);
+    const [bx, by] = boundaryLines(Array.from(record.a.xs), Array.from(record.a.ys), F);
+    const Fp = record.pointsF(m), y = record.a.y;
+    const r = Array.from(Fp, (f, i) => y[i] - SIGMOID(f));  // log-loss: y - p
+    const size = r.map((v) => 4 + 16 * Math.min(Math.abs(v), 1));
+    const custom = r.map((v, i) => [i, v]);
+    return [[{ x: [bx], y: [by] }, [0]],
+            [{ "marker.color": [r], "marker.size": [size], customdata: [custom] }, [1]]];
+  },
+  curves(gd, record, m, meta) {
+    const markers = [], at = [], ys = [];
+    gd.data.forEach((trace, k) => {
+      if (trace.mode === "markers" && k > 0) {
+        markers.push(k);
+        at.push([m]);
+        ys.push([gd.data[k - 1].y[m]]);
+      }
+    });
+    const shapes = (gd.layout.shapes || []).map((s) => ({ ...s, x0: m, x1: m }));
+    return [[{ x: at, y: ys }, markers], null, null, null, { shapes }];
+  },
+};
+
+async function redraw(m, M) {
+  for (const gd of document.querySelectorAll(".explorer-chart")) {
+    const meta = gd.layout && gd.layout.meta && gd.layout.meta.step;
+    const held = meta && FOLLOW[meta.kind] ? record(meta.record) : null;
+    if (!held) continue;
+    const rec = await held;
+    const updates = FOLLOW[meta.kind](gd, rec, m, meta);
+    const layout = { "title.text": title(meta, m, M), ...(updates[4] || {}) };
+    for (const u of updates.slice(0, 3)) {
+      if (u) await window.Plotly.restyle(gd, u[0], u[1]);
+    }
+    await window.Plotly.relayout(gd, layout);
+  }
+}
+
+// One redraw at a time, always of the latest round asked for: a burst of steps faster
+// than the charts can be drawn skips the rounds in between instead of queueing them.
+let drawing = null, wanted = null;
+function follow(m, M) {
+  wanted = [m, M];
+  if (drawing) return drawing;
+  drawing = (async () => {
+    while (wanted) {
+      const [r, last] = wanted;
+      wanted = null;
+      try { await redraw(r, last); } catch (error) { console.error("stepper:", error); }
+    }
+    drawing = null;
+    document.dispatchEvent(new CustomEvent("explorer-drawn"));
+  })();
+  return drawing;
+}
+
+const BUTTONS = [
+  ["first", "First round", "Home", "⏮"],
+  ["prev", "Previous round", "PageUp", "◀"],
+  ["next", "Next round", "PageDown", "▶"],
+  ["last", "Last round", "End", "⏭"],
+];
+
+function bar(component) {
+  const { data, parentElement, setStateValue } = component;
+  let root = parentElement.querySelector(".explorer-stepper");
+  const M = data.rounds;
+  if (!root) {
+    root = document.createElement("div");
+    root.className = "explorer-stepper";
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", "Round");
+    root.innerHTML = `<span class="explorer-round" aria-live="polite"></span>`;
+    const label = root.firstChild;
+    for (const [name, aria, key, glyph] of BUTTONS) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.go = name;
+      b.setAttribute("aria-label", aria);
+      b.title = `${aria} (${key})`;
+      b.textContent = glyph;
+      root.appendChild(b);
+    }
+    const slider = document.createElement("input");
+    slider.type = "range";
+    slider.min = "0";
+    slider.step = "1";
+    slider.setAttribute("aria-label", "Round m");
+    root.insertBefore(slider, root.querySelector("[data-go=next]"));
+    const play = document.createElement("button");
+    play.type = "button";
+    play.dataset.go = "play";
+    root.appendChild(play);
+    parentElement.appendChild(root);
+    root.__state = { label, slider, play, timer: null, idle: null };
+  }
+  const s = root.__state;
+  s.M = M;
+  s.setStateValue = setStateValue;
+  s.slider.max = String(M);
+  const show = (m) => {
+    s.m = m;
+    s.slider.value = String(m);
+    s.label.textContent = `Round ${m} / ${M}`;
+    root.dataset.round = String(m);
+    const url = new URL(window.location.href);
+    if (m === 0) url.searchParams.delete("round"); else url.searchParams.set("round", m);
+    window.history.replaceState(window.history.state, "", url);
+  };
+  const playing = (on) => {
+    clearInterval(s.timer);
+    s.timer = on ? setInterval(() => go(s.m + 1 > s.M ? null : s.m + 1), PLAY_MS) : null;
+    s.play.textContent = on ? "⏸ Pause" : "▶ Play";
+    s.play.setAttribute("aria-label", on ? "Pause" : "Play");
+    s.play.title = on ? "Pause (Space)" : "Play the rounds (Space)";
+  };
+  const settle = () => {
+    clearTimeout(s.idle);
+    s.idle = setTimeout(() => {
+      if (s.timer) return;
+      s.seq = (s.seq || 0) + 1;
+      s.setStateValue("round", { m: s.m, seq: s.seq });
+    }, IDLE_MS);
+  };
+  const go = (m) => {
+    if (m === null) { playing(false); settle(); return; }
+    m = Math.max(0, Math.min(s.M, m));
+    if (m === s.m) return;
+    show(m);
+    follow(m, s.M);
+    settle();
+  };
+  s.go = go;
+  if (!root.__bound) {
+    root.__bound = true;
+    root.addEventListener("click", (event) => {
+      const name = event.target.closest("button")?.dataset.go;
+      if (!name) return;
+      if (name === "play") {
+        const on = !s.timer;
+        if (on && s.m >= s.M) go(0);
+        playing(on);
+        if (!on) settle();
+        return;
+      }
+      playing(false);
+      s.go({ first: 0, prev: s.m - 1, next: s.m + 1, last: s.M }[name]);
+    });
+    s.slider.addEventListener("input", () => { playing(false); s.go(Number(s.slider.value)); });
+    document.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")
+          && target !== s.slider) return;
+      const step = { PageUp: -1, PageDown: 1 }[event.key];
+      if (step) { event.preventDefault(); playing(false); s.go(s.m + step); }
+      else if (event.key === "Home") { event.preventDefault(); playing(false); s.go(0); }
+      else if (event.key === "End") { event.preventDefault(); playing(false); s.go(s.M); }
+    });
+  }
+  playing(Boolean(s.timer));
+  // The server's round is news unless it is this bar's own (data.seq names the step that
+  // set it): the first round, a click on a curve, a settings change that clamps it.
+  if (s.m === undefined || data.seq < 0 || data.seq > (s.seq || 0)) {
+    show(data.round);
+    follow(data.round, M);
+  }
+}
+
+export default function (component) {
+  const { data } = component;
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) { keep(data); return; }
+  window.__explorerRecordModule = data.module;
+  bar(component);
+}
