@@ -8,8 +8,12 @@ separate process, so the number is the warm-cache start the issue asks for), dri
 Debian's /usr/bin/chromium with Playwright, and prints:
 
 - first chart: seconds from starting the server process to the first drawn chart;
-- step p50 / p90 per page: from the click on "next" until every chart title that names
-  a round names the new one (the browser has redrawn the charts);
+- step p50 / p90 per page: from the click on "Next round" until every chart title that
+  names a round names the new one (the charts are redrawn); where the browser steps on
+  its own (stepper.js) that needs no server, elsewhere it waits for the one rerun;
+- plotly.js's own redraw of the same charts in the same page (Plotly.react of each
+  chart's current data as a new figure), and step / redraw;
+- messages sent to the server during a burst of 10 steps, and after it;
 - server time per step: the same step run by AppTest in-process (Python only).
 
 The machine's load matters (2 CPUs here, shared); the load average is printed too.
@@ -37,6 +41,26 @@ ROUND_TITLES = """m => {
 }"""
 CHARTS_DRAWN = ("[...document.querySelectorAll('.explorer-chart')]"
                 ".filter(c => c.querySelector('.main-svg')).length")
+# plotly.js redrawing every chart of the page from its current data as a new figure: the
+# floor a step can reach (the same drawing, with no numbers to compute)
+REDRAW = """async () => {
+    const charts = [...document.querySelectorAll('.explorer-chart')];
+    const figures = charts.map(gd => [JSON.parse(JSON.stringify(gd.data)),
+                                      JSON.parse(JSON.stringify(gd.layout))]);
+    const start = performance.now();
+    for (let i = 0; i < charts.length; i++) {
+        await Plotly.react(charts[i], figures[i][0], figures[i][1]);
+    }
+    await new Promise(r => requestAnimationFrame(() => r()));
+    return performance.now() - start;
+}"""
+
+
+def next_round(page):
+    """The round bar's next button: the browser's, or Streamlit's where it has none."""
+    if page.locator(".explorer-stepper").count():
+        return page.get_by_role("button", name="Next round", exact=True)
+    return page.locator(".st-key-next button:visible").first
 
 
 def warm_numba_cache() -> float:
@@ -66,16 +90,19 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
             for name in pages:
                 page = browser.new_page(viewport={"width": 1600, "height": 1000})
                 page.set_default_timeout(120_000)
+                sent = []  # messages to the server (listened to before the socket opens)
+                page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(1)))
                 path = "" if name == "model" else name  # the default page lives at /
                 page.goto(f"{server.url}/{path}?n={N_TOTAL}&round=10")
                 page.wait_for_function(f"{CHARTS_DRAWN} >= {PAGES[name]}")
                 page.wait_for_function(ROUND_TITLES, arg=10)
-                page.wait_for_timeout(500)
+                page.wait_for_timeout(1500)
+                in_browser = page.locator(".explorer-stepper").count() > 0
                 times = []
                 for k in range(11, 11 + steps):
                     start = time.perf_counter()
                     try:
-                        page.locator(".st-key-next button:visible").first.click(timeout=20_000)
+                        next_round(page).click(timeout=20_000)
                         page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
                     except Exception:
                         shot = Path(tempfile.mkdtemp()) / f"{name}-{k}.png"
@@ -84,7 +111,21 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                         raise
                     times.append(time.perf_counter() - start)
                 times.sort()
-                out[name] = (statistics.median(times) * 1000, times[int(0.9 * len(times))] * 1000)
+                page.wait_for_timeout(1000)
+                redraw = statistics.median([page.evaluate(REDRAW) for _ in range(5)])
+                k = 11 + steps
+                page.wait_for_timeout(1500)
+                before = len(sent)
+                for _ in range(10):
+                    page.keyboard.press("PageDown")
+                burst = len(sent) - before
+                page.wait_for_function(ROUND_TITLES, arg=k + 9 if in_browser else k,
+                                       polling="raf")
+                page.wait_for_timeout(1500)
+                out[name] = dict(p50=statistics.median(times) * 1000,
+                                 p90=times[int(0.9 * len(times))] * 1000, redraw=redraw,
+                                 in_browser=in_browser, burst=burst,
+                                 after=len(sent) - before - burst)
                 page.close()
         finally:
             stop_process(server.process)
@@ -120,8 +161,14 @@ def main() -> None:
     numbers = browser_numbers(args.steps, pages)
     print(f"first chart after server start (warm numba cache): {numbers['first_chart_s']:.2f} s")
     for name in pages:
-        p50, p90 = numbers[name]
-        print(f"step to next round, {name} page, N = 2000: p50 {p50:.0f} ms, p90 {p90:.0f} ms")
+        n = numbers[name]
+        where = "in the browser" if n["in_browser"] else "through the server"
+        print(f"step to next round, {name} page, N = 2000: p50 {n['p50']:.0f} ms, "
+              f"p90 {n['p90']:.0f} ms; plotly.js redraw of the same charts "
+              f"{n['redraw']:.0f} ms; step / redraw {n['p50'] / n['redraw']:.2f} ({where}, "
+              f"charts the browser cannot draw wait for one rerun)")
+        print(f"  a burst of 10 steps (PageDown): {n['burst']} messages to the server during "
+              f"it, {n['after']} after it")
     print(f"server-side step (AppTest, full script, Model page): "
           f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

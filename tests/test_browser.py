@@ -6,12 +6,14 @@ pages, presenter mode and a chart image download."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import statistics
 import time
 from urllib.parse import parse_qs, urlparse
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -50,14 +52,21 @@ def no_exception(page) -> None:
     assert page.locator("[role=dialog]").count() == 0  # e.g. "Page not found"
 
 
+# The round bar: the browser's (stepper.js), or Streamlit's where the browser has none
+# (a regression along one input steps through the server).
+SLIDER = ("document.querySelector('.explorer-stepper input[type=range]')"
+          " || document.querySelector('.st-key-round input[type=range]')")
+NAMES = {"first": "First round", "prev": "Previous round", "next": "Next round",
+         "last": "Last round"}
+
+
 def current_round(page) -> int:
-    return int(page.locator(".st-key-round input[type=range]").input_value())
+    return int(page.evaluate(f"() => ({SLIDER}).value"))
 
 
 def wait_round(page, m: int) -> None:
-    page.wait_for_function(
-        "m => { const s = document.querySelector('.st-key-round input[type=range]');"
-        " return s && Number(s.value) === m; }", arg=m)
+    page.wait_for_function(f"m => {{ const s = {SLIDER}; return s && Number(s.value) === m; }}",
+                           arg=m)
 
 
 def titles_at_round(page, m: int) -> None:
@@ -71,7 +80,12 @@ def titles_at_round(page, m: int) -> None:
 
 
 def button(page, key: str):
-    """The clickable button of a keyed st.button (Streamlit also renders a hidden twin)."""
+    """A button of the round bar by its job (first, prev, next, last, play), or the
+    clickable twin of a keyed st.button."""
+    if key in (*NAMES, "play") and page.locator(".explorer-stepper").count():
+        if key == "play":
+            return page.locator(".explorer-stepper [data-go=play]")
+        return page.get_by_role("button", name=NAMES[key], exact=True)
     return page.locator(f".st-key-{key} button:visible").first
 
 
@@ -130,7 +144,7 @@ def test_next_and_previous_change_the_round(app_server, browser):
     wait_round(page, 4)
     titles_at_round(page, 4)
     wait_query(page, "round", "4")
-    assert "Round 4" in page.locator(".st-key-round_label").inner_text()
+    assert "Round 4" in page.locator(".explorer-round").inner_text()
     button(page, "prev").click()
     wait_round(page, 3)
     titles_at_round(page, 3)
@@ -179,11 +193,9 @@ def test_keyboard_shortcuts_step(app_server, browser):
 def test_play_and_pause(app_server, browser):
     page = open_app(browser, app_server, "/curves?rounds=30&round=2")
     button(page, "play").click()
-    page.wait_for_function(
-        "() => Number(document.querySelector('.st-key-round input[type=range]').value) >= 5",
-        timeout=30_000)
+    page.wait_for_function(f"() => Number(({SLIDER}).value) >= 5", timeout=30_000)
     button(page, "play").click()
-    page.wait_for_selector(".st-key-play button:visible:has-text('Play')")
+    page.wait_for_selector(".explorer-stepper [data-go=play]:has-text('Play')")
     wait_ready(page)
     stopped = current_round(page)
     page.wait_for_timeout(2000)
@@ -454,4 +466,90 @@ def test_browser_downloads_a_chart_image(app_server, browser, tmp_path):
     if slides_registered():
         assert width >= 1920
     assert page.locator("[data-testid=stException]").count() == 0
+    page.close()
+
+
+# --- stepping in the browser ----------------------------------------------------------
+
+
+def frames_sent(page) -> list:
+    """A list that grows with every WebSocket message the page sends to the server."""
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(1)))
+    return sent
+
+
+def wait_sent(page, sent: list, count: int) -> None:
+    """Wait until the page has sent ``count`` messages, then until the run they ask for
+    is over."""
+    deadline = time.monotonic() + 10
+    while len(sent) < count:
+        assert time.monotonic() < deadline, f"only {len(sent)} of {count} messages sent"
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(100)
+    wait_ready(page)
+
+
+def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser):
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/?round=3")
+    wait_ready(page, 2)
+    titles_at_round(page, 3)
+    page.wait_for_timeout(1500)  # what a page sends as it settles after loading
+    wait_ready(page)
+    before = len(sent)
+    for m in range(4, 14):  # ten steps in a burst: a presenter's clicker, a held key
+        page.keyboard.press("PageDown")
+    titles_at_round(page, 13)  # drawn here, from the record
+    assert len(sent) == before, "a step went to the server"
+    assert query(page)["round"] == "13"  # the link names the round on screen
+    wait_sent(page, sent, before + 1)  # at rest: the one rerun, for the text
+    page.wait_for_timeout(1000)
+    assert len(sent) - before == 1
+    assert "Round 13" in page.locator(".explorer-round").inner_text()
+    assert "13" in " ".join(page.locator("[data-testid=stCaptionContainer]").all_inner_texts())
+    no_exception(page)
+    page.close()
+
+
+def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
+    """The probability map and its boundary stepped in the browser equal the server's
+    figure of the same round, which replaces them after the rerun."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/?round=5&n=600")
+    wait_ready(page, 2)
+    page.wait_for_timeout(1500)
+    wait_ready(page)
+    before = len(sent)
+    for _ in range(3):
+        page.keyboard.press("PageDown")
+    titles_at_round(page, 8)
+    # what plotly draws (its full data: the server's typed arrays decoded)
+    read = """() => { const data = document.querySelector('.explorer-chart')._fullData;
+        const z = [];
+        for (const row of data[0].z) z.push(...Array.from(row));
+        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y)}); }"""
+    mine = json.loads(page.evaluate(read))
+    wait_sent(page, sent, before + 1)
+    titles_at_round(page, 8)
+    server = json.loads(page.evaluate(read))
+    assert mine["bx"] == server["bx"] and mine["by"] == server["by"]  # the boundary: exact
+    z_mine, z_server = np.array(mine["z"]), np.array(server["z"])
+    assert z_mine.shape == z_server.shape
+    # p = sigmoid(F) of the same F; the server's p is sent as float32
+    assert np.abs(z_mine - z_server).max() < 1e-6
+    page.close()
+
+
+def test_the_round_bar_is_named_for_what_it_does(app_server, browser):
+    page = open_app(browser, app_server, "/curves?round=2", charts=1)
+    for key, name in NAMES.items():
+        control = page.get_by_role("button", name=name, exact=True)
+        assert control.count() == 1
+        assert control.get_attribute("title").startswith(name + " (")  # with its key
+    assert page.get_by_role("button", name="Play", exact=True).count() == 1
+    assert page.get_by_role("slider", name="Round m").count() == 1
+    assert page.locator("text=PageDown").count() == 0  # no key names as labels
     page.close()

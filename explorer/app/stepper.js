@@ -66,7 +66,7 @@ function boundaryLines(xs, ys, F) {
   return [px, py];
 }
 
-function title(meta, m, M) {
+function title_of(meta, m, M) {
   return (m < M ? meta.title : meta.title_last || meta.title)
     .replaceAll("{m}", String(m)).replaceAll("{m1}", String(m + 1));
 }
@@ -113,18 +113,35 @@ const FOLLOW = {
   },
 };
 
-async function redraw(m, M) {
-  for (const gd of document.querySelectorAll(".explorer-chart")) {
+function following() {
+  return [...document.querySelectorAll(".explorer-chart")].filter((gd) => {
     const meta = gd.layout && gd.layout.meta && gd.layout.meta.step;
-    const held = meta && FOLLOW[meta.kind] ? record(meta.record) : null;
-    if (!held) continue;
-    const rec = await held;
+    return meta && FOLLOW[meta.kind] && record(meta.record);
+  });
+}
+
+// Each chart redrawn once: its figure with this round's numbers, in one Plotly.react.
+async function redraw(m, M) {
+  for (const gd of following()) {
+    const meta = gd.layout.meta.step;
+    const rec = await record(meta.record);
     const updates = FOLLOW[meta.kind](gd, rec, m, meta);
-    const layout = { "title.text": title(meta, m, M), ...(updates[4] || {}) };
+    const data = gd.data.map((trace) => ({ ...trace }));
     for (const u of updates.slice(0, 3)) {
-      if (u) await window.Plotly.restyle(gd, u[0], u[1]);
+      if (!u) continue;
+      u[1].forEach((k, j) => {
+        for (const [path, values] of Object.entries(u[0])) {
+          const value = values[j];
+          if (path.startsWith("marker.")) {
+            data[k].marker = { ...data[k].marker, [path.slice(7)]: value };
+          } else {
+            data[k][path] = value;
+          }
+        }
+      });
     }
-    await window.Plotly.relayout(gd, layout);
+    const title = { ...(gd.layout.title || {}), text: title_of(meta, m, M) };
+    await window.Plotly.react(gd, data, { ...gd.layout, title, ...(updates[4] || {}) });
   }
 }
 
@@ -200,27 +217,41 @@ function bar(component) {
     window.history.replaceState(window.history.state, "", url);
   };
   const playing = (on) => {
-    clearInterval(s.timer);
-    s.timer = on ? setInterval(() => go(s.m + 1 > s.M ? null : s.m + 1), PLAY_MS) : null;
+    // Play draws every round, at most ten a second: the next step waits for the drawing
+    s.timer = on ? (s.timer || {}) : null;
+    if (on && !s.timer.running) {
+      s.timer.running = true;
+      (async () => {
+        while (s.timer) {
+          const start = performance.now();
+          if (s.m + 1 > s.M) { playing(false); settle(); break; }
+          show(s.m + 1);
+          await follow(s.m, s.M);
+          const rest = Math.max(0, PLAY_MS - (performance.now() - start));
+          await new Promise((r) => setTimeout(r, rest));
+        }
+      })();
+    }
     s.play.textContent = on ? "⏸ Pause" : "▶ Play";
     s.play.setAttribute("aria-label", on ? "Pause" : "Play");
     s.play.title = on ? "Pause (Space)" : "Play the rounds (Space)";
   };
   const settle = () => {
     clearTimeout(s.idle);
+    // where no chart follows the round here, the server draws them all: ask at once
     s.idle = setTimeout(() => {
       if (s.timer) return;
       s.seq = (s.seq || 0) + 1;
       s.setStateValue("round", { m: s.m, seq: s.seq });
-    }, IDLE_MS);
+    }, following().length ? IDLE_MS : 0);
   };
   const go = (m) => {
     if (m === null) { playing(false); settle(); return; }
     m = Math.max(0, Math.min(s.M, m));
     if (m === s.m) return;
     show(m);
-    follow(m, s.M);
-    settle();
+    clearTimeout(s.idle);  // the pause is counted from the end of the drawing
+    follow(m, s.M).then(settle);
   };
   s.go = go;
   if (!root.__bound) {
