@@ -224,8 +224,8 @@ function bar(component) {
       (async () => {
         while (s.timer) {
           const start = performance.now();
-          if (s.m + 1 > s.M) { playing(false); settle(); break; }
-          show(s.m + 1);
+          if (s.m + 1 > s.M) { s.playing(false); s.settle(); break; }
+          s.show(s.m + 1);
           await follow(s.m, s.M);
           const rest = Math.max(0, PLAY_MS - (performance.now() - start));
           await new Promise((r) => setTimeout(r, rest));
@@ -234,7 +234,7 @@ function bar(component) {
     }
     s.play.textContent = on ? "⏸ Pause" : "▶ Play";
     s.play.setAttribute("aria-label", on ? "Pause" : "Play");
-    s.play.title = on ? "Pause (Space)" : "Play the rounds (Space)";
+    s.play.title = on ? "Pause" : "Play the rounds, ten a second at most";
   };
   const settle = () => {
     clearTimeout(s.idle);
@@ -253,7 +253,8 @@ function bar(component) {
     clearTimeout(s.idle);  // the pause is counted from the end of the drawing
     follow(m, s.M).then(settle);
   };
-  s.go = go;
+  // the handlers below are bound once: they reach this render's functions through s
+  Object.assign(s, { go, show, playing, settle });
   if (!root.__bound) {
     root.__bound = true;
     root.addEventListener("click", (event) => {
@@ -261,24 +262,27 @@ function bar(component) {
       if (!name) return;
       if (name === "play") {
         const on = !s.timer;
-        if (on && s.m >= s.M) go(0);
-        playing(on);
-        if (!on) settle();
+        if (on && s.m >= s.M) s.go(0);
+        s.playing(on);
+        if (!on) s.settle();
         return;
       }
-      playing(false);
+      s.playing(false);
       s.go({ first: 0, prev: s.m - 1, next: s.m + 1, last: s.M }[name]);
     });
-    s.slider.addEventListener("input", () => { playing(false); s.go(Number(s.slider.value)); });
-    document.addEventListener("keydown", (event) => {
-      const target = event.target;
-      if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")
-          && target !== s.slider) return;
-      const step = { PageUp: -1, PageDown: 1 }[event.key];
-      if (step) { event.preventDefault(); playing(false); s.go(s.m + step); }
-      else if (event.key === "Home") { event.preventDefault(); playing(false); s.go(0); }
-      else if (event.key === "End") { event.preventDefault(); playing(false); s.go(s.M); }
-    });
+    s.slider.addEventListener("input", () => { s.playing(false); s.go(Number(s.slider.value)); });
+    // One keyboard handler for the page, this bar's: a bar of a page left behind drops its own
+    document.removeEventListener("keydown", window.__explorerKeys);
+    window.__explorerKeys = (event) => {
+      const field = event.target?.closest?.("input, textarea, select, [contenteditable]");
+      if (field && field !== s.slider) return;
+      const to = { PageUp: s.m - 1, PageDown: s.m + 1, Home: 0, End: s.M }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      s.playing(false);
+      s.go(to);
+    };
+    document.addEventListener("keydown", window.__explorerKeys);
   }
   playing(Boolean(s.timer));
   // The server's round is news unless it is this bar's own (data.seq names the step that
