@@ -12,10 +12,11 @@ from .maths import compare_curves, leaf_loss, split_scan
 from .plane import (leaf_value_range, model_view, probability_map, regression_line,
                     regression_surface, residual_map, residual_scale, tree_line, tree_regions,
                     update_panels)
-from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, class_names, empty_figure,
-                    presented)
+from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names,
+                    empty_figure, presented)
 
-__all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "class_names", "compare_curves",
+__all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "arrange", "class_names",
+           "compare_curves",
            "curves", "empty_figure", "leaf_loss", "leaf_value_range", "model_view",
            "presented", "probability_map", "regression_line", "regression_surface",
            "residual_map", "residual_scale", "sample_trajectory", "split_scan",
