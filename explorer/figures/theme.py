@@ -105,9 +105,9 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
     lines ``scale`` times larger, and the margins that larger text needs.
 
     Pure (no Streamlit): the app's presenter mode applies it to every chart, so every
-    view gets the same look from one piece of code. The plotting area keeps its height;
-    the figure grows by what its larger titles, axis labels and legend need
-    (:func:`arrange` at ``scale``).
+    view gets the same look from one piece of code. The plotting area grows by half as
+    much as the type, and the margins by what the larger titles, axis labels and legend
+    need (:func:`arrange` at ``scale``).
     """
     spec = fig.to_plotly_json()
     layout = spec.setdefault("layout", {})
@@ -152,14 +152,18 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
 # - a title wider than the chart wraps (at its clauses first: after ":" or ",", before
 #   "("), anchored at the top, and the top margin grows by its extra lines;
 # - an axis title longer than its axis wraps to its axis's length, so the y titles of
-#   stacked subplots stay beside their own plots.
+#   stacked subplots stay beside their own plots; a figure of its own grows until each
+#   y title's longest word fits beside its plot;
+# - labels in the data (annotations named LABEL, such as a leaf's γ) that would meet
+#   one another are left out, to the hover.
 #
 # Sizes are estimated from the number of characters (CHAR_EM of the font size each,
 # a little more than Chromium's sans-serif needs), at the figure's width when it has one
-# (a file) or at the narrowest width the app draws a chart (CHART_MIN_WIDTH).
+# (a file) or at the narrowest width the app draws a chart (CHART_MIN_WIDTH, times the
+# type's scale in presenter mode, which hides the sidebar).
 
 CHART_MIN_WIDTH = 370  # px: a half-width column beside the sidebar in a 1280 px window
-CHAR_EM = 0.5  # a character's advance, in ems of its font (measured: about 0.42)
+CHAR_EM = 0.47  # a character's advance, in ems of its font (measured: about 0.42)
 LINE_EM = 1.3  # a line's height, in ems
 _RULE = "layout_rule"  # the figure's own margins and height, kept in layout.meta
 _BREAK = re.compile(r"<br\s*/?>", re.I)
@@ -219,12 +223,12 @@ def _legend_entries(data: list) -> list[str]:
 
 
 def _rows(widths: list[float], room: float) -> int:
-    rows, used = 1, 0.0
-    for w in widths:
-        if used and used + w > room:
-            rows, used = rows + 1, 0.0
-        used += w
-    return rows
+    """Rows of a horizontal legend: one if its entries fit side by side, else plotly.js
+    puts them in columns as wide as the widest entry."""
+    if not widths or sum(widths) <= room:
+        return 1
+    columns = max(1, int(room // max(widths)))
+    return -(-len(widths) // columns)
 
 
 def arrange(spec: dict, scale: float | None = None, width: float | None = None,
@@ -234,8 +238,10 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
 
     ``scale`` is how much larger than the figure's own the type is (presenter mode);
     ``width`` and ``height`` the size it is drawn at, when known (a file). Without a
-    height the figure keeps its own; with a scale, the plotting area keeps its height
-    and the figure grows by its margins.
+    height the figure keeps its own (taller only where stacked y titles need it); with
+    a scale, the plotting area grows by half as much, the margins by what they hold.
+    The figure's own margins and height are kept in ``layout.meta``, so that the rule
+    can be applied again at another scale or size.
     """
     layout = spec.setdefault("layout", {})
     data = spec.get("data") or []
@@ -245,7 +251,8 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
     own = meta.get(_RULE) or dict(t=margin.get("t", 56), b=margin.get("b", 10),
                                   height=layout.get("height") or 450, plot=None, scale=1.0)
     k = float(scale if scale is not None else own["scale"])
-    W = float(width or layout.get("width") or CHART_MIN_WIDTH)
+    # presenter mode hides the sidebar: its narrowest chart is about k times as wide
+    W = float(width or layout.get("width") or CHART_MIN_WIDTH * k)
     fs = _font(layout, FONT["size"])
     side = 10 * k + (margin.get("l", 10) + margin.get("r", 10))
 
