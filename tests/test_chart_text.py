@@ -57,3 +57,33 @@ def test_exported_svgs_have_no_overlapping_or_cut_off_text(browser, moons_fit, s
     finally:
         page.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_a_legend_on_an_axis_title_and_a_title_past_the_edge(browser):
+    """The check itself: plotly's own placement, without the rule, fails it."""
+    import json
+    from pathlib import Path
+
+    import plotly
+    page = browser.new_page(viewport={"width": 800, "height": 600})
+    try:
+        page.set_content("<!doctype html><html><body style='margin:0'></body></html>")
+        page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data"
+                                     / "plotly.min.js"))
+        figure = dict(
+            data=[dict(type="scatter", x=[0, 1], y=[0, 1], name=f"series {i}")
+                  for i in range(3)],
+            layout=dict(width=400, height=300, margin=dict(t=40, b=10, l=10, r=10),
+                        title=dict(text="A title much longer than the chart is wide, "
+                                        "running past its right edge", x=0),
+                        xaxis=dict(title=dict(text="round m"), automargin=True),
+                        legend=dict(orientation="h", y=-0.1, yanchor="top")))
+        page.evaluate("f => Plotly.newPlot(document.body.appendChild("
+                      "document.createElement('div')), f.data, f.layout)",
+                      json.loads(json.dumps(figure)))
+        (found,) = ct.problems(page)
+    finally:
+        page.close()
+    assert any("legend" in a and "x title" in b or "x title" in a and "legend" in b
+               for a, b, _ in found["overlaps"]), found
+    assert any(text.startswith("title 'A title") for text, _ in found["cut"]), found
