@@ -275,7 +275,7 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
         shift = 0.9 * tfs if lines > 1 else 0.0
         extra_top += (lines - 1) * tfs * LINE_EM + shift / 4
         title.update(y=1.0, yref="container", yanchor="top",
-                     pad=dict(t=round(10 * k + shift), b=0, l=0, r=0))
+                     pad=dict(t=round(10 * k + shift), b=0, l=round(10 * k), r=0))
     t = round(own["t"] * k + extra_top)
 
     # below the plot: each bottom x axis's tick labels and title
