@@ -9,6 +9,24 @@ def number(x: float, digits: int = 6) -> str:
     return f"{x:.{digits}g}"
 
 
+NONE = "—"  # a table's cell with nothing in it
+
+
+def cell(x) -> str:
+    """A table cell as the pages print it: a number in 6 significant digits, text as it
+    is, and a dash for nothing (never Python's ``None``)."""
+    if x is None:
+        return NONE
+    if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool):
+        return number(x)
+    return str(x)
+
+
+def table(rows: list[dict]) -> list[dict]:
+    """Rows of a table (dicts of column -> value) with every cell as :func:`cell` prints it."""
+    return [{key: cell(value) for key, value in row.items()} for row in rows]
+
+
 NO_TREE = "Round 0 has no tree: F₀(x) = f₀ everywhere."
 
 

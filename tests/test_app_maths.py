@@ -124,6 +124,17 @@ def test_splits_page_both_rules_chosen_marked():
     assert round_of(at) == 100 and len(figures(at)) == 1
 
 
+def test_splits_table_shows_a_dash_where_nothing_was_chosen():
+    at = open_math(SPLITS, round=1)
+    table = at.dataframe[0].value
+    cells = [str(v) for v in table.to_numpy().ravel()]
+    assert "None" not in cells and "nan" not in cells
+    chosen = list(table["chosen by the tree"])
+    # node 0 splits one feature: the other feature's rows show a dash
+    assert "—" in chosen and any(c != "—" for c in chosen)
+    assert all(float(c) for c in table["best gain"] if c != "—")
+
+
 def test_the_agreement_panel_checks_a_regression_against_scikit_learns_regressor():
     at = open_page("pages/leaf_maths.py", data="steps", round=2, rounds=6)
     at.button(key="agree_run").click().run()

@@ -66,6 +66,9 @@ def for_export(fig: go.Figure, size: tuple[int, int] | None = None) -> go.Figure
     layout["template"] = PRINT_TEMPLATE
     if size is not None:
         layout["width"], layout["height"] = size
+    # the figures' layout rule again, at the size of the file
+    width = layout.get("width") or PLANE_SIZE[0]
+    figures.arrange(spec, width=width, height=layout.get("height") or PLANE_SIZE[1])
     return go.Figure(spec)
 
 

@@ -223,10 +223,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
                    font=dict(size=22), subtitle=dict(text=html.escape(subtitle),
                                                      font=dict(size=15, color=theme.MUTED))),
         width=cols * PANEL + 150, height=height, margin=margin, shapes=shapes,
-        annotations=notes, **layout_axes,
-        # below the x-axis titles: 70 px under the panels, whatever the number of rows
-        legend=dict(orientation="h", x=0.0, yanchor="top",
-                    y=-70 / (height - margin["t"] - margin["b"])))
+        annotations=notes, **layout_axes)  # the legend goes where the figures' rule puts it
     if coloraxis:
         layout["coloraxis"] = coloraxis
     return for_export(go.Figure(data=data, layout=layout))

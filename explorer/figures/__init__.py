@@ -9,14 +9,15 @@ figure (``Panel``); ``charts`` the curves, the tree diagram and a sample's path;
 
 from .charts import curves, curves_title, sample_trajectory, tree_diagram
 from .maths import compare_curves, leaf_loss, split_scan
-from .plane import (probability_title, residual_title, leaf_value_range, model_view, probability_map, regression_line,
-                    regression_surface, residual_map, residual_scale, tree_line, tree_regions,
-                    update_panels)
-from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, class_names, empty_figure,
-                    presented)
+from .plane import (leaf_value_range, model_view, probability_map, probability_title,
+                    regression_line, regression_surface, residual_map, residual_scale,
+                    residual_title, tree_line, tree_regions, update_panels)
+from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names,
+                    empty_figure, presented)
 
-__all__ = ["curves_title", "probability_title", "residual_title", "PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "class_names", "compare_curves",
-           "curves", "empty_figure", "leaf_loss", "leaf_value_range", "model_view",
-           "presented", "probability_map", "regression_line", "regression_surface",
-           "residual_map", "residual_scale", "sample_trajectory", "split_scan",
+__all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "arrange", "class_names",
+           "compare_curves", "curves", "curves_title", "empty_figure", "leaf_loss",
+           "leaf_value_range", "model_view", "presented", "probability_map",
+           "probability_title", "regression_line", "regression_surface", "residual_map",
+           "residual_scale", "residual_title", "sample_trajectory", "split_scan",
            "tree_diagram", "tree_line", "tree_regions", "update_panels"]

@@ -25,9 +25,9 @@ from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
 from ..numbers.summaries import leaf_rule
 from ..text import no_tree
-from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE,
-                    VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace, class_names,
-                    colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
+from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
+                    PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace,
+                    class_names, colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
                     plane_layout, scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
@@ -336,7 +336,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         hover.append(_leaf_hover(trace, m, node))
         if n_visible <= 40:
             notes.append(panel.ref(dict(
-                x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False,
+                x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False, name=LABEL,
                 font=dict(size=text_size, color=INK), bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
                 borderwidth=2 if node == leaf else 0, borderpad=3)))
@@ -464,6 +464,7 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                                line=dict(width=0)))
         if len(boxes) <= 12:
             notes.append(panel.ref(dict(x=cx[-1], y=g, text=f"γ = {signed(g)}", showarrow=False,
+                                        name=LABEL,
                                         yshift=14, font=dict(size=13, color=INK),
                                         bgcolor="rgba(255,255,255,0.8)",
                                         bordercolor=INK if node == leaf else "rgba(0,0,0,0)",

@@ -1,0 +1,115 @@
+// The text of drawn plotly charts: pairs of texts that overlap, and texts that run past
+// their chart's edge. Loaded into a page by the tests (tests/chart_text.py); one call:
+//
+//   chartTextProblems(tolerance)  ->  [{chart, width, height, texts, overlaps, cut}]
+//
+// A chart is a plotly graph in the page (div.js-plotly-plot) or, on a page that is
+// just an exported SVG file, that <svg>. Every visible, non-empty <text> of the chart
+// counts (titles, axis titles, tick labels, legend entries, annotations, colour bar
+// title and ticks), except the hover layer's and the toolbar's. Two texts overlap when
+// their boxes share more than `tolerance` pixels in both directions; a text is cut off
+// when its box reaches more than `tolerance` pixels past the chart's box.
+
+(function () {
+  const KINDS = [
+    ["gtitle", "title"], ["g-gtitle", "title"], ["xtitle", "x title"], ["ytitle", "y title"],
+    ["legendtext", "legend"], ["annotation-text", "annotation"], ["cbtitle", "colour bar title"],
+    ["cbaxis", "colour bar tick"], ["xtick", "x tick"], ["ytick", "y tick"],
+  ];
+
+  function kind(el, root) {
+    for (let node = el; node && node !== root; node = node.parentNode) {
+      const cls = node.classList ? [...node.classList] : [];
+      for (const [name, label] of KINDS) {
+        // axes after the first are x2title, y3tick, ...
+        const numbered = new RegExp("^" + name[0] + "\\d+" + name.slice(1) + "$");
+        if (cls.some((c) => c === name || c.startsWith(name + "-")
+                     || (/^[xy](title|tick)$/.test(name) && numbered.test(c)))) return label;
+      }
+    }
+    return "text";
+  }
+
+  function visible(el) {
+    for (let node = el; node && node.nodeType === 1; node = node.parentNode) {
+      const style = getComputedStyle(node);
+      if (style.display === "none" || style.visibility === "hidden"
+          || Number(style.opacity) === 0) return false;
+    }
+    return true;
+  }
+
+  function skipped(el, root) {
+    for (let node = el; node && node !== root; node = node.parentNode) {
+      const cls = node.classList;
+      if (cls && (cls.contains("hoverlayer") || cls.contains("modebar")
+                  || cls.contains("modebar-container"))) return true;
+    }
+    return false;
+  }
+
+  function texts(root) {
+    const found = [];
+    for (const el of root.querySelectorAll("text")) {
+      const content = (el.textContent || "").replace(/\s+/g, " ").trim();
+      if (!content || skipped(el, root) || !visible(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 0.5 || r.height < 0.5) continue;
+      found.push({ kind: kind(el, root), text: content.slice(0, 70),
+                   box: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } });
+    }
+    return found;
+  }
+
+  function shared(a, b) {
+    return Math.min(Math.min(a.right, b.right) - Math.max(a.left, b.left),
+                    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  }
+
+  function describe(t) {
+    return t.kind + " '" + t.text + "'";
+  }
+
+  function check(root, frame, tolerance) {
+    const all = texts(root);
+    const overlaps = [];
+    for (let i = 0; i < all.length; i++) {
+      for (let j = i + 1; j < all.length; j++) {
+        const depth = shared(all[i].box, all[j].box);
+        if (depth > tolerance) {
+          overlaps.push([describe(all[i]), describe(all[j]), Math.round(depth * 10) / 10]);
+        }
+      }
+    }
+    const cut = [];
+    for (const t of all) {
+      const past = Math.max(frame.left - t.box.left, t.box.right - frame.right,
+                            frame.top - t.box.top, t.box.bottom - frame.bottom);
+      if (past > tolerance) cut.push([describe(t), Math.round(past * 10) / 10]);
+    }
+    return { texts: all.length, overlaps, cut };
+  }
+
+  function name(root, index) {
+    const keyed = root.closest && root.closest("[class*='st-key-']");
+    if (keyed) {
+      const key = [...keyed.classList].find((c) => c.startsWith("st-key-"));
+      if (key) return key.slice(7);
+    }
+    const view = root.closest && root.closest("[data-view]");
+    return view ? view.getAttribute("data-view") : "chart " + index;
+  }
+
+  window.chartTextProblems = function (tolerance = 1.5) {
+    const graphs = [...document.querySelectorAll(".js-plotly-plot")];
+    const roots = graphs.length ? graphs : [...document.querySelectorAll("body > svg")];
+    return roots.map((root, index) => {
+      const svg = root.tagName.toLowerCase() === "svg" ? root : root.querySelector(".main-svg");
+      const frame = svg.getBoundingClientRect();
+      const title = root.querySelector(".gtitle");
+      return Object.assign({ chart: name(root, index), title: title ? title.textContent : "",
+                             width: Math.round(frame.width), height: Math.round(frame.height) },
+                           check(root, frame, tolerance));
+    });
+  };
+})();

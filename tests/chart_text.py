@@ -1,0 +1,78 @@
+"""The chart text check of the browser tests: chart_text.js loaded into a Playwright page
+(the app's, or a blank one holding an exported SVG), and the pages, rounds, modes and
+window widths it is run over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SCRIPT = Path(__file__).with_name("chart_text.js")
+READY = "[data-testid=stApp][data-test-script-state=notRunning]"
+DRAWN = ("[...document.querySelectorAll('.js-plotly-plot')]"
+         ".filter(c => c.querySelector('.main-svg .gtitle, .main-svg .xtick')).length")
+
+# page path -> (rounds to look at, charts drawn at a round >= 1, at round 0)
+PAGES = {
+    "/": ((0, 1, 10), 2, 2),
+    "/tree": ((1, 10), 3, 0),
+    "/sample": ((0, 1, 10), 2, 2),
+    "/curves": ((0, 1, 10), 1, 1),
+    "/leaf_maths": ((1, 10), 1, 0),
+    "/splits": ((1, 10), 1, 0),
+    "/compare": ((1, 10), 3, 3),
+    "/slides": ((10,), 1, 1),  # a storyboard of its own rounds; the round bar is not used
+}
+WIDTHS = (1600, 1280)
+MODES = ("", "present=1")
+
+
+def problems(page, tolerance: float = 1.5) -> list[dict]:
+    """Every chart of the page with its overlapping and cut-off texts."""
+    if not page.evaluate("typeof window.chartTextProblems === 'function'"):
+        page.add_script_tag(path=str(SCRIPT))
+    return page.evaluate(f"chartTextProblems({tolerance})")
+
+
+def settle(page, charts: int) -> None:
+    """Wait until the script has run and ``charts`` graphs are drawn and still."""
+    page.wait_for_selector(READY, state="attached")
+    if charts:
+        page.wait_for_function(f"{DRAWN} >= {charts}")
+    page.wait_for_selector(READY, state="attached")
+    last, same = None, 0
+    for _ in range(60):  # the component draws after the script has finished
+        now = page.evaluate("[...document.querySelectorAll('.js-plotly-plot')].map("
+                            "g => g.getBoundingClientRect().width + ':' + (g.querySelector("
+                            "'.gtitle') || {}).textContent).join('|')")
+        same = same + 1 if now == last else 0
+        if same >= 3:
+            return
+        last = now
+        page.wait_for_timeout(150)
+
+
+def visit(page, base_url: str, path: str, m: int, mode: str) -> list[dict]:
+    """Open ``path`` at round m (in presenter mode when ``mode``) and check its charts."""
+    rounds, charts, at_zero = PAGES[path]
+    query = "&".join(x for x in (f"round={m}", mode) if x)
+    page.goto(f"{base_url}{path}?{query}")
+    settle(page, charts if m else at_zero)
+    return problems(page)
+
+
+def svg_problems(page, svg: bytes) -> list[dict]:
+    """The check on an exported SVG file, shown alone in a blank page."""
+    page.set_content("<!doctype html><html><body style='margin:0'>"
+                     + svg.decode("utf-8") + "</body></html>")
+    return problems(page)
+
+
+def summary(found: list[dict]) -> list[str]:
+    """One line per problem: the chart, then the texts that overlap or are cut off."""
+    lines = []
+    for chart in found:
+        for a, b, depth in chart["overlaps"]:
+            lines.append(f"{chart['chart']} ({chart['width']} px): {a} overlaps {b} by {depth} px")
+        for a, past in chart["cut"]:
+            lines.append(f"{chart['chart']} ({chart['width']} px): {a} is cut off by {past} px")
+    return lines

@@ -1,0 +1,89 @@
+"""Charts that go onto a slide as they are: no chart text on other text, none cut off.
+
+The check is tests/chart_text.js, run in Chromium on the drawn SVG of every chart: on
+every page at several rounds, in normal and presenter mode, at two window widths; and
+on the exported SVG file of every view and storyboard, shown alone in a blank page.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import chart_text as ct
+from explorer import export
+from explorer.numbers.grid import make_grid
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("mode", ct.MODES, ids=["normal", "presenter"])
+@pytest.mark.parametrize("width", ct.WIDTHS)
+def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser, width, mode):
+    page = browser.new_page(viewport={"width": width, "height": 1000})
+    page.set_default_timeout(120_000)
+    problems, seen = [], []
+    try:
+        for path, (rounds, charts, at_zero) in ct.PAGES.items():
+            for m in rounds:
+                found = ct.visit(page, app_server.url, path, m, mode)
+                assert len(found) >= (charts if m else at_zero), (path, m, found)
+                seen.append((path, m, len(found)))
+                problems += [f"{path}?round={m}: {line}" for line in ct.summary(found)]
+    finally:
+        page.close()
+    assert sum(n for *_, n in seen) >= 20, seen
+    assert not problems, "\n".join(problems)
+
+
+def _views(trace, grid, rounds, **names):
+    for view in export.VIEWS:
+        for m in rounds:
+            yield f"{view} at round {m}", export.view_figure(trace, view, m, grid, **names)
+        yield f"{view} storyboard", export.storyboard(trace, view, export.storyboard_rounds(
+            trace.n_rounds), grid, data_label="test data, 240 points", **names)
+
+
+def test_exported_svgs_have_no_overlapping_or_cut_off_text(browser, moons_fit, sine):
+    figures = list(_views(moons_fit, make_grid(moons_fit), (0, 1, 10)))
+    trace, grid = sine
+    figures += [(f"regression {name}", fig) for name, fig in _views(trace, grid, (0, 3))]
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    problems = []
+    try:
+        for name, fig in figures:
+            (found,) = ct.svg_problems(page, export.to_image(fig, "svg"))
+            assert found["texts"] >= 1, (name, found)  # round 0 of the tree: a message
+            problems += [f"{name}: {line}" for line in ct.summary([found])]
+    finally:
+        page.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_a_legend_on_an_axis_title_and_a_title_past_the_edge(browser):
+    """The check itself: plotly's own placement, without the rule, fails it."""
+    import json
+    from pathlib import Path
+
+    import plotly
+    page = browser.new_page(viewport={"width": 800, "height": 600})
+    try:
+        page.set_content("<!doctype html><html><body style='margin:0'></body></html>")
+        page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data"
+                                     / "plotly.min.js"))
+        figure = dict(
+            data=[dict(type="scatter", x=[0, 1], y=[0, 1], name=f"series {i}")
+                  for i in range(3)],
+            layout=dict(width=400, height=300, margin=dict(t=40, b=10, l=10, r=10),
+                        title=dict(text="A title much longer than the chart is wide, "
+                                        "running past its right edge", x=0),
+                        xaxis=dict(title=dict(text="round m"), automargin=True),
+                        legend=dict(orientation="h", y=-0.1, yanchor="top")))
+        page.evaluate("f => Plotly.newPlot(document.body.appendChild("
+                      "document.createElement('div')), f.data, f.layout)",
+                      json.loads(json.dumps(figure)))
+        (found,) = ct.problems(page)
+    finally:
+        page.close()
+    assert any("legend" in a and "x title" in b or "x title" in a and "legend" in b
+               for a, b, _ in found["overlaps"]), found
+    assert any(text.startswith("title 'A title") for text, _ in found["cut"]), found
