@@ -38,3 +38,10 @@ Y_OK = np.array([0, 1] * 10)
 
 # The leaf, split and agreement tests' problem.
 MOONS_300 = make_moons(300, noise=0.3, random_state=0)
+
+
+def staged(model, X):
+    """A scikit-learn model's raw scores at every round, as rows."""
+    stages = model.staged_decision_function(X) if hasattr(model, "staged_decision_function") \
+        else model.staged_predict(X)
+    return np.array([np.ravel(stage) for stage in stages])

@@ -9,24 +9,18 @@ import pytest
 from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
 
 import explorer
-from fit_data import DATA, beyond
+from fit_data import DATA, beyond, staged
 
 TOL = 1e-9
 ROUNDS = 25
 
 
-def _staged(model, X):
-    stages = model.staged_decision_function(X) if hasattr(model, "staged_decision_function") \
-        else model.staged_predict(X)
-    return np.array([np.ravel(s) for s in stages])
-
-
 def _assert_same_model(trace, model, X):
-    assert np.abs(trace.raw[1:] - _staged(model, X)).max() <= TOL
+    assert np.abs(trace.raw[1:] - staged(model, X)).max() <= TOL
     assert trace.raw[0] == pytest.approx(np.ravel(model._raw_predict_init(X.astype(np.float32))),
                                          abs=TOL)
     G = beyond(X)
-    assert np.abs(trace.staged_decision_function(G)[1:] - _staged(model, G)).max() <= TOL
+    assert np.abs(trace.staged_decision_function(G)[1:] - staged(model, G)).max() <= TOL
     for m, (est,) in enumerate(model.estimators_, start=1):
         theirs, ours = est.tree_, trace.tree(m)
         assert np.array_equal(theirs.children_left, ours["left"])
@@ -110,4 +104,4 @@ def test_grid_predictions_equal_pointwise_ones_and_scikit_learns(options):
     theirs = dict(options, max_leaf_nodes=options.get("max_leaves"))
     theirs.pop("max_leaves", None)
     model = GradientBoostingClassifier(n_estimators=20, random_state=0, **theirs).fit(X, y)
-    assert np.abs(grid.reshape(21, -1)[1:] - _staged(model, points)).max() <= TOL
+    assert np.abs(grid.reshape(21, -1)[1:] - staged(model, points)).max() <= TOL

@@ -12,24 +12,13 @@ from sklearn.datasets import make_moons
 from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
 
 import explorer
-
-
-def _staged(model, X):
-    stages = model.staged_decision_function(X) if hasattr(model, "staged_decision_function") \
-        else model.staged_predict(X)
-    return np.array([np.ravel(s) for s in stages])
-
-
-def _beyond(X, n=3000, seed=1):
-    rng = np.random.RandomState(seed)
-    span = X.max(0) - X.min(0)
-    return rng.uniform(X.min(0) - span, X.max(0) + span, size=(n, X.shape[1]))
+from fit_data import beyond, staged
 
 
 def _assert_identical(trace, model, X):
-    assert np.array_equal(trace.raw[1:], _staged(model, X))
-    G = np.vstack([_beyond(X), X[:500]])
-    assert np.array_equal(trace.staged_decision_function(G)[1:], _staged(model, G))
+    assert np.array_equal(trace.raw[1:], staged(model, X))
+    G = np.vstack([beyond(X, n=3000), X[:500]])
+    assert np.array_equal(trace.staged_decision_function(G)[1:], staged(model, G))
     for m, (est,) in enumerate(model.estimators_, start=1):
         theirs, ours = est.tree_, trace.tree(m)
         assert np.array_equal(theirs.children_left, ours["left"])
