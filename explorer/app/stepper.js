@@ -164,10 +164,10 @@ function follow(m, M) {
 }
 
 const BUTTONS = [
-  ["first", "First round", "Home", "⏮"],
+  ["first", "First round", "Home", "|◀"],
   ["prev", "Previous round", "PageUp", "◀"],
   ["next", "Next round", "PageDown", "▶"],
-  ["last", "Last round", "End", "⏭"],
+  ["last", "Last round", "End", "▶|"],
 ];
 
 function bar(component) {
@@ -232,7 +232,7 @@ function bar(component) {
         }
       })();
     }
-    s.play.textContent = on ? "⏸ Pause" : "▶ Play";
+    s.play.textContent = on ? "‖ Pause" : "▶ Play";  // glyphs every font has
     s.play.setAttribute("aria-label", on ? "Pause" : "Play");
     s.play.title = on ? "Pause" : "Play the rounds, ten a second at most";
   };
