@@ -498,11 +498,15 @@ def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser
     titles_at_round(page, 3)
     page.wait_for_timeout(1500)  # what a page sends as it settles after loading
     wait_ready(page)
+    lines = ("() => [...document.querySelectorAll('.gtitle')]"
+             ".map(t => t.querySelectorAll('.line').length)")
+    wrapped = page.evaluate(lines)
     before = len(sent)
     for m in range(4, 14):  # ten steps in a burst: a presenter's clicker, a held key
         page.keyboard.press("PageDown")
     titles_at_round(page, 13)  # drawn here, from the record
     assert len(sent) == before, "a step went to the server"
+    assert page.evaluate(lines) == wrapped  # titles keep the server's lines
     assert query(page)["round"] == "13"  # the link names the round on screen
     wait_sent(page, sent, before + 1)  # at rest: the one rerun, for the text
     page.wait_for_timeout(1000)

@@ -71,6 +71,21 @@ function title_of(meta, m, M) {
     .replaceAll("{m}", String(m)).replaceAll("{m1}", String(m + 1));
 }
 
+// The server wraps long titles (figures.theme.wrap: a <br> for a space, at clauses); a
+// title drawn here keeps the lines of the one on screen, numbers aside.
+function rewrap(old, text) {
+  const skeleton = (t) => t.replaceAll("<br>", " ").replace(/\d+/g, "#");
+  if (!old || !old.includes("<br>") || skeleton(old) !== skeleton(text)) return text;
+  const breaks = new Set();
+  let spaces = 0;
+  for (const line of old.split("<br>").slice(0, -1)) {
+    spaces += (line.match(/ /g) || []).length;
+    breaks.add(spaces++);  // the space this <br> stands for
+  }
+  let n = 0;
+  return text.replace(/ /g, () => (breaks.has(n++) ? "<br>" : " "));
+}
+
 // How each kind of chart follows the round m. Each returns a Plotly.update's arguments.
 const FOLLOW = {
   proba(gd, record, m, meta) {  // the probability map, its boundary, the points' p
@@ -140,7 +155,8 @@ async function redraw(m, M) {
         }
       });
     }
-    const title = { ...(gd.layout.title || {}), text: title_of(meta, m, M) };
+    const before = (gd.layout.title || {}).text;
+    const title = { ...(gd.layout.title || {}), text: rewrap(before, title_of(meta, m, M)) };
     await window.Plotly.react(gd, data, { ...gd.layout, title, ...(updates[4] || {}) });
   }
 }
