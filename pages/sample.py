@@ -8,6 +8,10 @@ from explorer.numbers import summaries
 ctx = app.page("Sample: one point's account, round by round")
 
 
+def map_title(trace, m: int) -> str:
+    return f"Click a point to follow it (round {m})"
+
+
 def body(ctx):
     s = app.round_bar(ctx)
     m = s.round
@@ -16,14 +20,16 @@ def body(ctx):
     with left:
         app.chart(app.figure(
             figures.model_view, tr, m, grid, sample=s.sample, uirevision=ctx.key, height=520,
-            title=f"Click a point to follow it (round {m})", **ctx.names),
-            s, "sample_map", on_select=app.select_sample_from, live=True)
+            title=map_title(tr, m), **ctx.names),
+            s, "sample_map", on_select=app.select_sample_from, live=True,
+            step=app.follows(ctx, "proba", title=map_title))
     ledger = summaries.ledger(tr, s.sample)
     with right:
         i = app.sample_picker(ctx, s)
         app.sample_block(ctx, i, m, ledger)
         app.chart(app.figure(figures.sample_trajectory, tr, i, m,
-                                     uirevision=ctx.key, height=320), s, "trajectory", live=True)
+                             uirevision=ctx.key, height=320), s, "trajectory", live=True,
+                  step=app.follows(ctx, "trajectory"))
     st.markdown(f"##### The ledger of sample #{i}: every round")
     app.ledger_table(ctx, ledger, m)
 

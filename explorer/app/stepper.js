@@ -114,16 +114,12 @@ const FOLLOW = {
     return [[{ x: [bx], y: [by] }, [0]],
             [{ "marker.color": [r], "marker.size": [size], customdata: [custom] }, [1]]];
   },
-  curves(gd, record, m, meta) {
-    const markers = [], at = [], ys = [];
-    gd.data.forEach((trace, k) => {
-      if (trace.mode === "markers" && k > 0) {
-        markers.push(k);
-        at.push([m]);
-        ys.push([gd.data[k - 1].y[m]]);
-      }
-    });
-    const shapes = (gd.layout.shapes || []).map((s) => ({ ...s, x0: m, x1: m }));
+  marks(gd, record, m, meta) {  // a line's marker at round m, and the round's rule
+    const markers = meta.markers.map(([k]) => k);
+    const at = meta.markers.map(() => [m]);
+    const ys = meta.markers.map(([, line]) => [gd.data[line].y[m]]);
+    const shapes = (gd.layout.shapes || []).map(
+      (s, j) => (meta.shapes.includes(j) ? { ...s, x0: m, x1: m } : s));
     return [[{ x: at, y: ys }, markers], null, null, null, { shapes }];
   },
 };
@@ -156,7 +152,8 @@ async function redraw(m, M) {
       });
     }
     const before = (gd.layout.title || {}).text;
-    const title = { ...(gd.layout.title || {}), text: rewrap(before, title_of(meta, m, M)) };
+    const text = meta.title ? rewrap(before, title_of(meta, m, M)) : before;
+    const title = { ...(gd.layout.title || {}), text };
     await window.Plotly.react(gd, data, { ...gd.layout, title, ...(updates[4] || {}) });
   }
 }

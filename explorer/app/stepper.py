@@ -121,24 +121,35 @@ def _server_bar(state: State, M: int, keys: bool) -> None:
 _SENTINEL = 987_654_321  # a round no fit has: where a title says m, or m + 1
 
 
-def follows(ctx, kind: str) -> dict | None:
+def follows(ctx, kind: str, title=None) -> dict | None:
     """How a chart of this kind follows the round in the browser (stepper.js), or None
     where it waits for the server: "proba" (the probability map), "residuals" (the
-    log-loss residual map) or "curves" (the loss curves)."""
+    log-loss residual map), "curves" (the loss curves) or "trajectory" (a sample's F and
+    p by round). ``title(trace, m)`` is the chart's title, where it is not the view's own."""
     tr = ctx.trace
     loss = losses.of(tr)
     plane = not ctx.grid.is_line and loss.is_classifier
-    title = dict(proba=figures.probability_title, residuals=figures.residual_title,
-                 curves=figures.curves_title)[kind]
     if kind == "proba" and not plane or kind == "residuals" and not (
-            plane and loss.name == "log_loss" and not tr.second_order):
+            plane and loss.name == "log_loss" and not tr.second_order) or (
+            kind == "trajectory" and not loss.is_classifier):
         return None
-    spec = dict(kind=kind, record=component.record_key(ctx), scale=2.0 if loss.half else 1.0,
-                points=[2, 3], title=title(tr, _SENTINEL).replace(str(_SENTINEL + 1), "{m1}")
-                .replace(str(_SENTINEL), "{m}"))
+    title = title or dict(proba=figures.probability_title, residuals=figures.residual_title,
+                          curves=figures.curves_title).get(kind)
+    spec = dict(kind="marks" if kind in ("curves", "trajectory") else kind,
+                record=component.record_key(ctx), scale=2.0 if loss.half else 1.0,
+                points=[2, 3])
+    if title is not None:
+        spec["title"] = (title(tr, _SENTINEL).replace(str(_SENTINEL + 1), "{m1}")
+                         .replace(str(_SENTINEL), "{m}"))
     if kind == "residuals":  # "no tree follows" the last round
         M = tr.n_rounds
         spec["title_last"] = title(tr, M).replace(f"round {M}:", "round {m}:")
+    if kind == "curves":  # each round's marker follows the line before it
+        series = 2 if loss.is_classifier else 1
+        spec.update(markers=[[2 * k + 1, 2 * k] for k in range(series * (
+            2 if tr.X_valid is not None else 1))], shapes=list(range(series)))
+    if kind == "trajectory":  # F's and p's markers, the round's rule
+        spec.update(markers=[[2, 0], [3, 1]], shapes=[0])
     return spec
 
 
