@@ -138,7 +138,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                 for _ in range(10):
                     page.keyboard.press("PageDown")
                 burst = len(sent) - before
-                page.wait_for_function(ROUND_TITLES, arg=k + 9 if in_browser else k,
+                page.wait_for_function(ROUND_TITLES, arg=k + 9,
                                        polling="raf")
                 page.wait_for_timeout(1500)
                 out[name] = dict(p50=statistics.median(times) * 1000,
