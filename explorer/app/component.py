@@ -7,6 +7,7 @@ ships with the plotly package, copied into the app's static folder on first use.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -60,9 +61,6 @@ def chart_config(state: State, view: str, *, fmt: str = "png",
     }
 
 
-_plot_component = None
-
-
 def _static_url(source: Path, name: str) -> str | None:
     """Copy ``source`` into the app's static folder as ``name`` (once, atomically); its
     URL, or None when static serving is off (then st.plotly_chart is used)."""
@@ -101,12 +99,18 @@ def record_module_url() -> str | None:
     return _static_url(source, f"record-{digest}.js")
 
 
+@functools.cache
+def _registered(name: str, script: str, styled: bool = False):
+    """A component whose code is ``script`` (a .js file beside this one, with its .css
+    when ``styled``), registered once per process."""
+    path = _JS.with_name(script)
+    css = path.with_suffix(".css").read_text(encoding="utf-8") if styled else None
+    return st.components.v2.component(name, js=path.read_text(encoding="utf-8"), css=css,
+                                      isolate_styles=False)
+
+
 def _component():
-    global _plot_component
-    if _plot_component is None:
-        _plot_component = st.components.v2.component(
-            "explorer_chart", js=_JS.read_text(encoding="utf-8"), isolate_styles=False)
-    return _plot_component
+    return _registered("explorer_chart", "component.js")
 
 
 def preload() -> None:
@@ -166,17 +170,8 @@ def _points(key: str) -> list[dict]:
 
 # --- stepping in the browser -------------------------------------------------------------
 
-_STEPPER_JS = _JS.with_name("stepper.js")
-_stepper_component = None
-
-
 def _stepper():
-    global _stepper_component
-    if _stepper_component is None:
-        _stepper_component = st.components.v2.component(
-            "explorer_stepper", js=_STEPPER_JS.read_text(encoding="utf-8"),
-            css=_STEPPER_JS.with_suffix(".css").read_text(encoding="utf-8"), isolate_styles=False)
-    return _stepper_component
+    return _registered("explorer_stepper", "stepper.js", styled=True)
 
 
 def record_key(ctx) -> str:

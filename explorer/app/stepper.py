@@ -136,8 +136,9 @@ def follows(ctx, kind: str, title=None) -> dict | None:
     title = title or dict(proba=figures.probability_title, residuals=figures.residual_title,
                           curves=figures.curves_title).get(kind)
     spec = dict(kind="marks" if kind in ("curves", "trajectory") else kind,
-                record=component.record_key(ctx), scale=2.0 if loss.half else 1.0,
-                points=[2, 3])
+                record=component.record_key(ctx))
+    if kind == "proba":  # p = sigmoid(scale F) at the points of the two class traces
+        spec.update(scale=2.0 if loss.half else 1.0, points=[2, 3])
     if title is not None:
         spec["title"] = (title(tr, _SENTINEL).replace(str(_SENTINEL + 1), "{m1}")
                          .replace(str(_SENTINEL), "{m}"))

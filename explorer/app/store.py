@@ -22,13 +22,16 @@ def current() -> State:
     """The State of this run: the link on a session's first run, then the session's own,
     with whatever the user has just set in a widget; written to the URL."""
     ss = st.session_state
-    state = ss.get(_STATE)
-    if state is None:
-        state = State.from_query(st.query_params)
+    state = _kept()
     moved = {key: ss[key] for key in KEYS if key in ss and ss[key] != getattr(state, key)}
     if moved:
         state = state.changed(**moved)
     return save(state)
+
+
+def _kept() -> State:
+    """The session's State, or on its first run the one the link names."""
+    return st.session_state.get(_STATE) or State.from_query(st.query_params)
 
 
 def peek() -> State:
@@ -46,7 +49,7 @@ def save(state: State) -> State:
 def update(**values) -> State:
     """From a callback: set fields (and the widgets that show them) before the next run."""
     ss = st.session_state
-    state = (ss.get(_STATE) or State.from_query(st.query_params)).changed(**values)
+    state = _kept().changed(**values)
     for key in values:
         if key in ss:  # a widget of this field: it would fold its old value back in
             ss[key] = getattr(state, key)
