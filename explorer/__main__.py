@@ -88,7 +88,8 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.add_parser(
         "warmup", help="compile the engine into numba's cache (make app runs it once)",
-        description="Compile every kernel the app calls, so that the first visit is fast.")
+        description="Compile every kernel the app calls, part by part, so that the first "
+                    "visit is fast.")
     p = commands.add_parser(
         "export", help="write PNG, SVG and HTML files for slides",
         description="Fit, then write each round's view as PNG and SVG, a storyboard of "
@@ -215,14 +216,16 @@ def export(args, log=print) -> list[Path]:
 
 
 def warm() -> int:
-    """Compile the engine, saying so in the terminal (the first time takes about a minute)."""
-    import time
-    from .numbers.summaries import warm_up
-    print("Compiling the boosting engine into numba's cache (about a minute the first "
-          "time, a second after that)…", file=sys.stderr, flush=True)
-    start = time.perf_counter()
-    warm_up()
-    print(f"The engine is ready ({time.perf_counter() - start:.1f} s).", file=sys.stderr)
+    """Compile the engine part by part, a line for each in the terminal."""
+    from .numbers.warmup import PARTS, compile_parts, expected_seconds
+
+    def report(k, n, part, seconds):
+        print(f"  part {k} of {n}: {part.name} ({seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    print(f"Compiling the boosting engine into numba's cache in {len(PARTS)} parts (about "
+          f"{expected_seconds(PARTS):.0f} s the first time, a few seconds after that)…",
+          file=sys.stderr, flush=True)
+    print(f"The engine is ready ({compile_parts(PARTS, report):.1f} s).", file=sys.stderr)
     return 0
 
 

@@ -27,8 +27,8 @@ from numba import njit
 from . import losses, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaves_of, presort,
-                   reciprocals, restrict_order, sorted_values)
+from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first, leaves_of,
+                   presort, reciprocals, restrict_order, sorted_values)
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -156,7 +156,7 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     else:
         f0 = losses.initial_score(code, y)
         raw, leaves, in_bag, nodes, offsets, rho, diverged = _boost(
-            X32, y, code, f0, learning_rate, max_depth, -1 if max_leaves is None else max_leaves,
+            X32, y, code, f0, learning_rate, max_depth, max_leaves,
             min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
             reciprocals(n), LEAF_RULES.index(leaf))
         if diverged > 0:
@@ -326,19 +326,22 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
         else:
             for i in range(n):
                 all_samples[i] = i
-            all_order[:] = order
-            all_vals[:] = vals
+            for f in range(d):
+                copy_into(all_order[f], order[f], 0)
+                copy_into(all_vals[f], vals[f], 0)
             samples, tree_order, tree_vals = all_samples, all_order, all_vals
         rng[0] = seeds[m - 1]
         k0 = k
-        if max_leaves > 0:
-            nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
-                                       memo_ready, nodes, k0, max_depth, max_leaves,
-                                       min_samples_split, min_samples_leaf, rng)
-        else:
+        # max_leaves None (depth-first growth) is a type: numba drops the other branch, so
+        # the default fit compiles no best-first code (and the other fit no depth-first)
+        if max_leaves is None:
             nodes, k = grow_depth_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
                                         memo_ready, nodes, k0, max_depth, min_samples_split,
                                         min_samples_leaf, rng)
+        else:
+            nodes, k = grow_best_first(X, r, samples, tree_order, tree_vals, side, inverse, memo,
+                                       memo_ready, nodes, k0, max_depth, max_leaves,
+                                       min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
         if bagging:
@@ -422,7 +425,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
     n = X.shape[0]
     raw = np.empty((n_rounds + 1, n))
     margin = np.full(n, np.float32(f0), dtype=np.float32)
-    raw[0, :] = margin
+    copy_into(raw[0], margin, 0)
     leaf = np.full((n_rounds + 1, n), -1, dtype=np.int32)
     nodes = np.empty(2 ** (max_depth + 1) * n_rounds if max_depth < 10 else 64 * n_rounds,
                      dtype=NODE)
@@ -440,7 +443,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
         apply(tree, X, leaf[m])
         for i in range(n):
             margin[i] = step(margin[i], tree[leaf[m, i]]["value"], learning_rate, True)
-        raw[m, :] = margin
+        copy_into(raw[m], margin, 0)
     return raw, leaf, nodes[:k].copy(), offsets
 
 
@@ -464,18 +467,35 @@ def _sum_up(tree):
             tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]
 
 
-def warmup():
-    """Compile every kernel once, with the dtypes the app uses (cached on disk by numba)."""
-    rng = np.random.RandomState(0)
-    X = rng.normal(size=(40, 2))
-    y = (X[:, 0] > 0).astype(float)
-    for loss in ("log_loss", "exponential"):
-        for leaf in LEAF_RULES:
-            fit(X, y, loss=loss, n_rounds=2, subsample=0.8, leaf=leaf, X_valid=X, y_valid=y)
-        fit(X, y, loss=loss, n_rounds=2, max_leaves=3)
-    trace = fit(X, y, n_rounds=2, split="hessian", gamma=0.1)
-    for trace in (trace, fit(X, X[:, 1], loss="squared_error", n_rounds=2)):
-        trace.staged_decision_function(X)
-        for dtype in (np.float64, np.float32):  # float32: the app's grids
-            trace.staged_decision_grid(X[:, 0], X[:, 1], dtype=dtype)
-        trace.residual(1)
+def warm_fit(**options):
+    """A tiny fit with these options, and its predictions: compiles the kernels they call."""
+    X = np.random.RandomState(0).normal(size=(40, 2))
+    y = X[:, 1].copy() if options.get("loss") == "squared_error" else (X[:, 0] > 0) * 1.0
+    trace = fit(X, y, n_rounds=2, X_valid=X, y_valid=y, **options)
+    trace.residual(1)
+    return trace
+
+
+# The engine's kernels in parts, each compiled by tiny fits that take its code paths.
+# numba compiles one copy of the boosting loop per tree growth (see _boost); the losses,
+# leaf rules and subsampling are branches inside it. The first part is the app's default
+# fit (log-loss, depth-first trees, Newton leaves); the app compiles the others after its
+# first chart. A new kind of fit (a new loop or tree) adds its part here.
+WARMUP_PARTS = {
+    "depth-first trees": lambda: [warm_fit(loss=loss, leaf=leaf, subsample=subsample)
+                                  for loss, leaf, subsample in (("log_loss", "newton", 1.0),
+                                                                ("exponential", "exact", 0.8))],
+    "best-first trees": lambda: [warm_fit(max_leaves=3, loss=loss, leaf=leaf)
+                                 for loss, leaf in (("log_loss", "line_search"),
+                                                    ("squared_error", "newton"))],
+    "second-order trees": lambda: warm_fit(split="hessian", gamma=0.1),
+}
+
+
+def warmup(parts=tuple(WARMUP_PARTS)):
+    """Compile the kernels of these parts (all by default), with the dtypes the app uses.
+
+    numba keeps them in its disk cache, so a new process loads them instead of compiling.
+    """
+    for name in parts:
+        WARMUP_PARTS[name]()

@@ -279,21 +279,21 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     out[0] = min(max(f0, -limit), limit)
     for m in range(1, out.shape[0]):
         tree = nodes[offsets[m - 1]:offsets[m]]
-        cuts_x = np.unique(tree["threshold"][tree["feature"] == 0])
-        cuts_y = np.unique(tree["threshold"][tree["feature"] == 1])
+        cuts_x = _cuts(tree, 0)
+        cuts_y = _cuts(tree, 1)
         for j in range(xs.shape[0]):  # cell c: the first c cuts lie below x
-            xcell[j] = np.searchsorted(cuts_x, np.float64(xs[j]), side="left")
+            xcell[j] = _below(cuts_x, np.float64(xs[j]))
         for i in range(ys.shape[0]):
-            ycell[i] = np.searchsorted(cuts_y, np.float64(ys[i]), side="left")
+            ycell[i] = _below(cuts_y, np.float64(ys[i]))
         table = np.empty((cuts_y.shape[0] + 1, cuts_x.shape[0] + 1))
         for cy in range(table.shape[0]):
             for cx in range(table.shape[1]):
                 k = 0
                 while tree[k]["left"] != LEAF:
                     if tree[k]["feature"] == 0:
-                        left = np.searchsorted(cuts_x, tree[k]["threshold"]) >= cx
+                        left = _below(cuts_x, tree[k]["threshold"]) >= cx
                     else:
-                        left = np.searchsorted(cuts_y, tree[k]["threshold"]) >= cy
+                        left = _below(cuts_y, tree[k]["threshold"]) >= cy
                     k = tree[k]["left"] if left else tree[k]["right"]
                 table[cy, cx] = tree[k]["value"]
         for i in range(ys.shape[0]):
@@ -305,6 +305,41 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
             else:
                 for j in range(xs.shape[0]):
                     out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
+
+
+@njit(cache=True, nogil=True)
+def _cuts(tree, feature):
+    """The tree's distinct thresholds on ``feature``, ascending (np.unique, by insertion:
+    a tree has few, and np.unique's sort takes seconds to compile)."""
+    cuts = np.empty(tree.shape[0])
+    n = 0
+    for k in range(tree.shape[0]):
+        if tree[k]["left"] == LEAF or tree[k]["feature"] != feature:
+            continue
+        t = tree[k]["threshold"]
+        p = n
+        while p > 0 and cuts[p - 1] > t:
+            p -= 1
+        if p > 0 and cuts[p - 1] == t:
+            continue
+        for q in range(n, p, -1):
+            cuts[q] = cuts[q - 1]
+        cuts[p] = t
+        n += 1
+    return cuts[:n]
+
+
+@njit(cache=True, nogil=True)
+def _below(cuts, value):
+    """How many of the ascending ``cuts`` lie below ``value`` (np.searchsorted, side left)."""
+    lo, hi = 0, cuts.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cuts[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 _BLOCK = 256  # points per block: their features and scores stay in cache over all trees
@@ -353,7 +388,8 @@ def _staged_flat(feature, threshold, left, right, value, depth, offsets, learnin
     for lo in range(0, n, _BLOCK):
         hi = min(lo + _BLOCK, n)
         if last_only:
-            out[1, lo:hi] = out[0, lo:hi]
+            for i in range(lo, hi):
+                out[1, i] = out[0, i]
         for m in range(1, n_trees + 1):
             row = 1 if last_only else m
             before = 1 if last_only else m - 1

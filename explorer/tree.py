@@ -220,6 +220,14 @@ def sort_segment(values, samples, lo, n, ties, known, keys):
         samples[p] = keys[p] & _LOW
 
 
+@njit(cache=True, nogil=True)
+def copy_into(dst, src, at):
+    """dst[at:at + len(src)] = src[:], element by element. Numba's slice assignment brings
+    a shape-mismatch message whose string code takes 1-2 s to compile; this loop does not."""
+    for p in range(src.shape[0]):
+        dst[at + p] = src[p]
+
+
 # --- one node: sums, impurity and the best split -----------------------------
 
 
@@ -301,18 +309,18 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
         ties = _tie_counts(fv, start, end, tie_count)
         if ties:
             if virtual >= 0:
-                samples[start:end] = order[virtual, start:end]
+                copy_into(samples, order[virtual, start:end], start)
                 virtual = -1
             key = (previous + 1) * n_features + feature
             remember = memo.shape[0] > 0 and start == 0 and end == samples.shape[0] and n_sorted < 2
             if remember and memo_ready[key]:
-                samples[:] = memo[key]
+                copy_into(samples, memo[key], 0)
             else:
                 for p in range(start, end):
                     fvalues[p] = X[samples[p], feature]
                 sort_segment(fvalues, samples, start, end - start, tie_count, order[feature], keys)
                 if remember:
-                    memo[key] = samples
+                    copy_into(memo[key], samples, 0)
                     memo_ready[key] = True
         else:
             virtual = feature
@@ -333,7 +341,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             best_feature = feature
             best_threshold = threshold
     if virtual >= 0:
-        samples[start:end] = order[virtual, start:end]
+        copy_into(samples, order[virtual, start:end], start)
 
     impurity_left = impurity_right = improvement = 0.0
     if best_pos < end:
@@ -369,8 +377,8 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
         )
 
     # Constant features found here stay known to the descendants, in their original order.
-    features[:n_known_constants] = constant[:n_known_constants]
-    constant[n_known_constants:n_total] = features[n_known_constants:n_total]
+    copy_into(features, constant[:n_known_constants], 0)
+    copy_into(constant, features[n_known_constants:n_total], n_known_constants)
     return best_pos, best_feature, best_threshold, impurity_left, impurity_right, improvement, n_total
 
 
@@ -463,8 +471,8 @@ def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
             tmp[right] = i
             tmp_vals[right] = vals[p]
             right += 1
-    order[left:end] = tmp[:right]
-    vals[left:end] = tmp_vals[:right]
+    copy_into(order, tmp[:right], left)
+    copy_into(vals, tmp_vals[:right], left)
 
 
 def presort(X):
@@ -506,7 +514,7 @@ def restrict_order(order, vals, in_bag):
 def _add_node(nodes, k, parent, is_left, depth, n, impurity, total):
     if k == nodes.shape[0]:
         grown = np.empty(2 * nodes.shape[0], dtype=nodes.dtype)
-        grown[:k] = nodes[:k]
+        copy_into(grown, nodes[:k], 0)
         nodes = grown
     node = nodes[k]
     node["feature"] = UNDEFINED

@@ -12,7 +12,6 @@ import math
 import numpy as np
 
 from .. import losses
-from .grid import make_grid, tree_on_grid
 
 def f0_summary(trace) -> dict:
     """f0 with its counts, in the 0/1 form and in the +-1 form (MATH.md sections 1, 2 and 6).
@@ -175,16 +174,4 @@ def round_metrics(trace, m: int) -> dict:
         return None if a is None else float(a[m])
     return dict(train_loss=at(trace.train_loss), valid_loss=at(trace.valid_loss),
                 train_accuracy=at(trace.train_accuracy), valid_accuracy=at(trace.valid_accuracy))
-
-
-def warm_up() -> None:
-    """Compile every kernel the app calls (numba caches them on disk): the engine's, and
-    what the pages call beyond the fit (the staged grid, the leaf lookup, the ledger)."""
-    from ..boosting import fit, warmup
-    warmup()
-    X = np.random.default_rng(0).normal(size=(40, 2))
-    trace = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
-    grid = make_grid(trace, resolution=8)
-    tree_on_grid(trace, 1, grid)
-    ledger(trace, 0)
 

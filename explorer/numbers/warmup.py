@@ -1,0 +1,123 @@
+"""Compiling the engine ahead of use, in parts, with progress.
+
+numba compiles a kernel on its first call (seconds each on a fresh machine, with an empty
+cache) and keeps it in its disk cache (``NUMBA_CACHE_DIR``), from which a new process loads
+it in a fraction of a second. The parts come in the order the app needs them: ``FIRST``
+is what the default page draws (the default fit and its plane); the rest (other tree
+growths, second-order trees, what other pages and regressions draw) the app compiles on
+a background thread after its first chart. A fit that needs a part not compiled yet
+still works: numba compiles it then (waiting for the background thread's compile in
+progress, if any, since numba compiles one thing at a time).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import boosting
+from .grid import make_grid, tree_on_grid
+from .summaries import ledger
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str  # as the progress line says it
+    compile: Callable[[], object]
+
+
+def _plane():
+    """What the default page computes from its fit: F on the plane, residuals, validation loss."""
+    trace = boosting.warm_fit()
+    make_grid(trace, resolution=8)
+    trace.valid_loss
+
+
+def _views():
+    """What the other pages and regressions draw: a tree on the plane, a sample's ledger,
+    F along a line (one input), F on the plane in float64 (the exports' check)."""
+    trace = boosting.warm_fit()
+    tree_on_grid(trace, 1, make_grid(trace, resolution=8))
+    ledger(trace, 0)
+    X = trace.X[:, :1]
+    make_grid(boosting.fit(X, X[:, 0] * 2.0, loss="squared_error", n_rounds=2), resolution=8)
+    trace.staged_decision_grid(X[:3, 0], X[:3, 0])
+
+
+def _fit_part(name):
+    return Part(name, lambda: boosting.warmup((name,)))
+
+
+PARTS = (_fit_part("depth-first trees"), Part("the plane", _plane),
+         *(_fit_part(name) for name in boosting.WARMUP_PARTS if name != "depth-first trees"),
+         Part("trees on the plane, ledgers, lines", _views))
+FIRST = PARTS[:2]  # the default page: log-loss, depth-first trees, F on the plane
+REST = PARTS[2:]
+
+# Seconds each part took to compile from an empty cache, on this project's 2-core machine
+# (shared with other work; python -m benchmarks.bench_app --cold measures them again).
+MEASURED = {"depth-first trees": 9.0, "the plane": 2.0, "best-first trees": 3.0,
+            "second-order trees": 4.5, "trees on the plane, ledgers, lines": 1.5}
+
+
+def expected_seconds(parts) -> float:
+    """How long these parts take to compile with an empty cache, as measured here."""
+    return sum(MEASURED.get(part.name, 2.0) for part in parts)
+
+
+def compile_parts(parts, report: Callable | None = None) -> float:
+    """Compile ``parts`` in order; after each, ``report(k, n, part, seconds)``. Returns the
+    seconds in all (a fraction of one per part when numba's cache holds them)."""
+    start = time.perf_counter()
+    for k, part in enumerate(parts, 1):
+        began = time.perf_counter()
+        part.compile()
+        if report is not None:
+            report(k, len(parts), part, time.perf_counter() - began)
+    return time.perf_counter() - start
+
+
+class Background:
+    """Parts compiled one after another on a daemon thread, with progress to read.
+
+    ``done`` counts the parts finished; ``current`` is the part being compiled (None when
+    all are, or before ``start``); ``error`` the exception that stopped the thread, if any
+    (the fits that need the rest then compile it themselves).
+    """
+
+    def __init__(self, parts):
+        self.parts = tuple(parts)
+        self.done = 0
+        self.current: Part | None = None
+        self.error: BaseException | None = None
+        self.seconds: dict[str, float] = {}
+        self.finished = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="engine-warmup", daemon=True)
+
+    @property
+    def total(self) -> int:
+        return len(self.parts)
+
+    def start(self) -> "Background":
+        self._thread.start()
+        return self
+
+    def _run(self):
+        try:
+            for part in self.parts:
+                self.current = part
+                began = time.perf_counter()
+                part.compile()
+                self.seconds[part.name] = time.perf_counter() - began
+                self.done += 1
+        except BaseException as error:  # noqa: BLE001 - kept for the page to report
+            self.error = error
+        finally:
+            self.current = None
+            self.finished.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.finished.wait(timeout)
+
