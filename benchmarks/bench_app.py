@@ -2,6 +2,7 @@
 latency of a step to the next round at N = 2,000 training points.
 
     python -m benchmarks.bench_app [--steps 30] [--pages model,tree,sample,curves]
+    python -m benchmarks.bench_app --cold    # a new machine: numba's cache empty
 
 Starts ``streamlit run app.py`` on a free port (``explorer.process``; numba's disk cache warmed first in a
 separate process, so the number is the warm-cache start the issue asks for), drives
@@ -15,6 +16,12 @@ Debian's /usr/bin/chromium with Playwright, and prints:
   chart's current data as a new figure), and step / redraw;
 - messages sent to the server during a burst of 10 steps, and after it;
 - server time per step: the same step run by AppTest in-process (Python only).
+
+With ``--cold`` the server starts with an empty numba cache (a new NUMBA_CACHE_DIR), as on
+a new machine, and it prints instead: the seconds from the server's start to the first
+chart, to the end of the background compile (the sidebar's progress gone) and each part's
+compile time in the server (from its log); then each jitted function's compile time,
+measured in a separate process with its own empty cache (``benchmarks.compile_report``).
 
 The machine's load matters (2 CPUs here, shared); the load average is printed too.
 """
@@ -79,12 +86,51 @@ def next_round(page):
 
 def warm_numba_cache() -> float:
     start = time.perf_counter()
-    code = ("import numpy as np, explorer; from explorer.numbers.grid import make_grid; explorer.warmup(); "
-            "X = np.random.default_rng(0).normal(size=(40, 2)); "
-            "tr = explorer.fit(X, (X[:, 0] > 0).astype(float), n_rounds=2); "
-            "make_grid(tr, resolution=8)")
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-m", "explorer", "warmup"], cwd=ROOT, check=True,
+                   capture_output=True)
     return time.perf_counter() - start
+
+
+COMPILING = "document.body.innerText.includes('Compiling the')"
+
+
+def cold_numbers() -> dict:
+    """First chart and everything compiled, in seconds from the server's start, with an
+    empty numba cache; the parts' compile times from the server's log."""
+    from playwright.sync_api import sync_playwright
+    out = {}
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as cache:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        log = Path(tempfile.mkdtemp()) / "streamlit.log"
+        server = start_server(log, env={"NUMBA_CACHE_DIR": cache})
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.set_default_timeout(300_000)
+            page.goto(server.url + "/")
+            page.wait_for_function(f"{CHARTS_DRAWN} >= 1", polling="raf")
+            out["first_chart_s"] = time.perf_counter() - server.started
+            page.wait_for_function(f"!({COMPILING})", polling=200)
+            out["all_compiled_s"] = time.perf_counter() - server.started
+            page.close()
+        finally:
+            stop_process(server.process)
+            browser.close()
+        out["parts"] = [line.split("explorer: compiled ", 1)[1]
+                        for line in log.read_text().splitlines() if "explorer: compiled " in line]
+    return out
+
+
+def cold_main() -> None:
+    from benchmarks.compile_report import measure, print_report
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    numbers = cold_numbers()
+    print(f"first chart after server start (empty numba cache): {numbers['first_chart_s']:.2f} s")
+    print(f"everything compiled (the background's progress gone): "
+          f"{numbers['all_compiled_s']:.2f} s after server start")
+    for line in numbers["parts"]:
+        print(f"  server: {line}")
+    print(f"load average after the server: {os.getloadavg()[0]:.2f}\n")
+    print_report(measure())
 
 
 def browser_numbers(steps: int, pages: list[str]) -> dict:
@@ -173,7 +219,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--pages", default="model,tree,sample,curves")
+    parser.add_argument("--cold", action="store_true",
+                        help="start with an empty numba cache: first chart, compile times")
     args = parser.parse_args()
+    if args.cold:
+        return cold_main()
     pages = [p for p in args.pages.split(",") if p]
     print(f"warm numba cache (separate process): {warm_numba_cache():.1f} s")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")

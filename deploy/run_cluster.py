@@ -5,7 +5,7 @@
 
 Ctrl-C stops nginx and the apps. What it does, in order:
 
-1. compiles the numba engine once into the shared cache (``explorer.warmup()`` in a
+1. compiles the numba engine once into the shared cache (``python -m explorer warmup`` in a
    short-lived process), so the apps load compiled kernels instead of each compiling;
 2. starts the apps on free loopback ports (:func:`explorer.process.start_server`,
    with ``count_fits=True`` so each process logs its fit count) with one shared
@@ -91,7 +91,7 @@ class Cluster:
 
 def warm_numba_cache() -> None:
     """Compile the engine once so every app process loads it from numba's disk cache."""
-    subprocess.run([sys.executable, "-c", "import explorer; explorer.warmup()"], cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "explorer", "warmup"], cwd=ROOT,
                    check=True, timeout=600)
 
 

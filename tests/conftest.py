@@ -18,13 +18,8 @@ from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 @pytest.fixture(scope="session")
 def warm_engine():
     """Compile the numba kernels once per test process (AppTest runs the app in-process)."""
-    from explorer import fit, warmup
-    from explorer.numbers.grid import make_grid
-    import numpy as np
-    warmup()
-    X = np.random.default_rng(0).normal(size=(40, 2))
-    tr = fit(X, (X[:, 0] > 0).astype(float), n_rounds=2)
-    make_grid(tr, resolution=8)
+    from explorer.numbers.warmup import PARTS, compile_parts
+    compile_parts(PARTS)
     return True
 
 

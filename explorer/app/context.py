@@ -9,13 +9,14 @@ Uploads' fits are cached per session only.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from .. import data as datamod, fit
-from ..numbers import summaries
+from ..numbers import warmup
 from ..numbers.grid import Grid, make_grid
 from ..lessons import LESSONS
 from ..settings import Settings
@@ -82,11 +83,59 @@ def md_escape(text) -> str:
 # --- caches ----------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner="Compiling the boosting engine (first start of the server "
-                                "only; this takes a few seconds)…")
-def _warm() -> bool:
-    summaries.warm_up()
-    return True
+@st.cache_resource(show_spinner=False)
+def _engine() -> warmup.Background:
+    """The engine compiled once per server process, part by part on a background thread:
+    the default page's parts first (the first run waits for those), then the rest."""
+    return warmup.Background(warmup.PARTS, report=_log_part).start()
+
+
+def _log_part(k, n, part, seconds):
+    print(f"explorer: compiled part {k} of {n} ({part.name}) in {seconds:.1f} s",
+          file=sys.stderr, flush=True)
+
+
+def _wait_for_first_parts(engine: warmup.Background) -> None:
+    """Hold the run until the default page's parts are compiled, saying which part is
+    compiling and about how long is left."""
+    first = len(warmup.FIRST)
+    if engine.wait(first, timeout=0):
+        return
+    box = st.empty()
+    while not engine.wait(first, timeout=0.5):
+        box.info(compiling_message(engine), icon=":material/hourglass_top:")
+    box.empty()
+
+
+def compiling_message(engine: warmup.Background) -> str:
+    """Which part of the engine is compiling, of how many, and about how long is left."""
+    first = len(warmup.FIRST)
+    part = engine.current
+    name = f" ({part.name})" if part is not None else ""
+    if engine.done < first:
+        return (f"Compiling the boosting engine: part {engine.done + 1} of {engine.total}"
+                f"{name}, about {engine.seconds_left(first):.0f} s more before the first chart. "
+                "This happens once on a new machine (numba keeps the result on disk); the "
+                f"other {engine.total - first} parts follow in the background.")
+    return (f"Compiling the rest of the engine in the background: part {engine.done + 1} of "
+            f"{engine.total}{name}, about {engine.seconds_left():.0f} s more. A fit that "
+            "needs it meanwhile waits for it.")
+
+
+def _rest_progress(engine: warmup.Background) -> None:
+    """The background compile's progress in the sidebar, refreshed every second until it
+    ends; then one rerun of the app removes it (and its timer)."""
+    if engine.stopped:
+        return
+
+    @st.fragment(run_every=1.0)
+    def progress():
+        if engine.stopped:
+            st.rerun()
+        st.progress(engine.done / engine.total, text=compiling_message(engine))
+
+    with st.sidebar:
+        progress()
 
 
 def _fit(_train, _valid, params: dict):
@@ -132,7 +181,9 @@ def _fitted_with_grid(state: State, data_key: str, train, valid):
 def setup() -> None:
     """Draw the sidebar, make the data and the fit, and keep them for the page."""
     component.preload()
-    _warm()
+    engine = _engine()
+    _wait_for_first_parts(engine)
+    _rest_progress(engine)
     state = store.current()
     got = controls.data(state)
     controls.fit(state)

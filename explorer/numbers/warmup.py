@@ -82,18 +82,22 @@ def compile_parts(parts, report: Callable | None = None) -> float:
 class Background:
     """Parts compiled one after another on a daemon thread, with progress to read.
 
-    ``done`` counts the parts finished; ``current`` is the part being compiled (None when
-    all are, or before ``start``); ``error`` the exception that stopped the thread, if any
-    (the fits that need the rest then compile it themselves).
+    ``done`` counts the parts finished; ``current`` is the part being compiled (None before
+    ``start`` and once the thread has stopped); ``error`` is the exception that stopped
+    it, if any (the fits that need the rest then compile it themselves, or raise it);
+    ``report`` is called after each part, as ``compile_parts`` calls it.
     """
 
-    def __init__(self, parts):
+    def __init__(self, parts, report: Callable | None = None):
         self.parts = tuple(parts)
+        self.report = report
         self.done = 0
         self.current: Part | None = None
         self.error: BaseException | None = None
+        self.stopped = False
         self.seconds: dict[str, float] = {}
-        self.finished = threading.Event()
+        self.began = 0.0  # perf_counter() when the current part started
+        self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="engine-warmup", daemon=True)
 
     @property
@@ -107,17 +111,33 @@ class Background:
     def _run(self):
         try:
             for part in self.parts:
+                self.began = time.perf_counter()
                 self.current = part
-                began = time.perf_counter()
                 part.compile()
-                self.seconds[part.name] = time.perf_counter() - began
-                self.done += 1
+                with self._changed:
+                    self.seconds[part.name] = time.perf_counter() - self.began
+                    self.done += 1
+                    self._changed.notify_all()
+                if self.report is not None:
+                    self.report(self.done, self.total, part, self.seconds[part.name])
         except BaseException as error:  # noqa: BLE001 - kept for the page to report
             self.error = error
         finally:
-            self.current = None
-            self.finished.set()
+            with self._changed:
+                self.current = None
+                self.stopped = True
+                self._changed.notify_all()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        return self.finished.wait(timeout)
+    def wait(self, parts: int | None = None, timeout: float | None = None) -> bool:
+        """Wait until the first ``parts`` parts (all by default) are compiled or the thread
+        has stopped; False if ``timeout`` seconds passed first."""
+        target = self.total if parts is None else parts
+        with self._changed:
+            return self._changed.wait_for(lambda: self.done >= target or self.stopped, timeout)
 
+    def seconds_left(self, parts: int | None = None) -> float:
+        """About how long until the first ``parts`` parts (all by default) are compiled:
+        their measured times, less what the current part has run (at least 1 s)."""
+        todo = self.parts[self.done:self.total if parts is None else parts]
+        running = time.perf_counter() - self.began if self.current is not None else 0.0
+        return max(1.0, expected_seconds(todo) - running)
