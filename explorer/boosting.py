@@ -157,7 +157,8 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         f0 = losses.initial_score(code, y)
         raw, leaves, in_bag, nodes, offsets, rho, diverged = _boost(
             X32, y, code, f0, learning_rate, max_depth, max_leaves,
-            min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, presort(X32),
+            min_samples_leaf, min_samples_split, n_in_bag, uniforms if subsample < 1.0 else None,
+            seeds, presort(X32),
             reciprocals(n), LEAF_RULES.index(leaf))
         if diverged > 0:
             raise DivergedError(
@@ -295,7 +296,8 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     raw = np.empty((n_rounds + 1, n))
     raw[0, :] = f0
     leaf = np.full((n_rounds + 1, n), -1, dtype=np.int32)
-    bagging = uniforms.shape[0] > 0
+    # like max_leaves, uniforms None (no bagging) is a type: numba drops the bagging code
+    bagging = uniforms is not None
     in_bag = np.ones((n_rounds + 1 if bagging else 0, n), dtype=np.bool_)
     everyone = np.ones(n, dtype=np.bool_)
     rho = np.ones(n_rounds + 1)
@@ -319,7 +321,7 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     k = np.int64(0)  # typed: a literal would compile the tree growers once more
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
-        if bagging:
+        if uniforms is not None:
             _bag(uniforms[m - 1], n_in_bag, in_bag[m])
             samples = np.flatnonzero(in_bag[m])
             tree_order, tree_vals = restrict_order(order, vals, in_bag[m])
@@ -344,12 +346,15 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
                                        min_samples_split, min_samples_leaf, rng)
         offsets[m] = k
         tree = nodes[k0:k]
-        if bagging:
+        if uniforms is not None:
             apply(tree, X, leaf[m])
         else:
             leaves_of(tree, samples, leaf[m])
         losses.hessian(code, y, r, h)
-        rho[m] = _set_leaves(tree, leaf[m], in_bag[m] if bagging else everyone, code, y, raw[m - 1],
+        mask = everyone
+        if uniforms is not None:
+            mask = in_bag[m]
+        rho[m] = _set_leaves(tree, leaf[m], mask, code, y, raw[m - 1],
                              r, h, buffer, members, leaf_rule)
         bounded = True
         for i in range(n):
@@ -477,17 +482,18 @@ def warm_fit(**options):
 
 
 # The engine's kernels in parts, each compiled by tiny fits that take its code paths.
-# numba compiles one copy of the boosting loop per tree growth (see _boost); the losses,
-# leaf rules and subsampling are branches inside it. The first part is the app's default
-# fit (log-loss, depth-first trees, Newton leaves); the app compiles the others after its
-# first chart. A new kind of fit (a new loop or tree) adds its part here.
+# numba compiles one copy of the boosting loop per tree growth, with and without
+# subsampling (see _boost); the losses and leaf rules are branches inside each. The first
+# part is the app's default fit (log-loss, depth-first trees, Newton leaves, every
+# sample); the app compiles the others after its first chart. A new kind of fit (a new
+# loop or tree) adds its part here.
 WARMUP_PARTS = {
-    "depth-first trees": lambda: [warm_fit(loss=loss, leaf=leaf, subsample=subsample)
-                                  for loss, leaf, subsample in (("log_loss", "newton", 1.0),
-                                                                ("exponential", "exact", 0.8))],
+    "depth-first trees": lambda: warm_fit(),
     "best-first trees": lambda: [warm_fit(max_leaves=3, loss=loss, leaf=leaf)
                                  for loss, leaf in (("log_loss", "line_search"),
                                                     ("squared_error", "newton"))],
+    "subsampling": lambda: [warm_fit(subsample=0.8, max_leaves=max_leaves, loss="exponential",
+                                     leaf="exact") for max_leaves in (None, 3)],
     "second-order trees": lambda: warm_fit(split="hessian", gamma=0.1),
 }
 
