@@ -319,6 +319,7 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     all_order = np.empty((d, 0 if bagging else n), dtype=np.int64)
     all_vals = np.empty((d, 0 if bagging else n), dtype=np.float32)
     k = np.int64(0)  # typed: a literal would compile the tree growers once more
+    single = np.bool_(False)  # typed too: a literal would compile step once more
     for m in range(1, n_rounds + 1):
         losses.negative_gradient(code, y, raw[m - 1], r)
         if uniforms is not None:
@@ -329,8 +330,8 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
             for i in range(n):
                 all_samples[i] = i
             for f in range(d):
-                copy_into(all_order[f], order[f], 0)
-                copy_into(all_vals[f], vals[f], 0)
+                copy_into(all_order[f], order[f])
+                copy_into(all_vals[f], vals[f])
             samples, tree_order, tree_vals = all_samples, all_order, all_vals
         rng[0] = seeds[m - 1]
         k0 = k
@@ -358,7 +359,7 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
                              r, h, buffer, members, leaf_rule)
         bounded = True
         for i in range(n):
-            raw[m, i] = step(raw[m - 1, i], tree[leaf[m, i]]["value"], learning_rate, False)
+            raw[m, i] = step(raw[m - 1, i], tree[leaf[m, i]]["value"], learning_rate, single)
             bounded &= abs(raw[m, i]) <= DIVERGED  # False for NaN too
         if not bounded:
             raw[m + 1:] = np.nan  # fit() reports the first such round
@@ -430,7 +431,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
     n = X.shape[0]
     raw = np.empty((n_rounds + 1, n))
     margin = np.full(n, np.float32(f0), dtype=np.float32)
-    copy_into(raw[0], margin, 0)
+    copy_into(raw[0], margin)
     leaf = np.full((n_rounds + 1, n), -1, dtype=np.int32)
     nodes = np.empty(2 ** (max_depth + 1) * n_rounds if max_depth < 10 else 64 * n_rounds,
                      dtype=NODE)
@@ -448,7 +449,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
         apply(tree, X, leaf[m])
         for i in range(n):
             margin[i] = step(margin[i], tree[leaf[m, i]]["value"], learning_rate, True)
-        copy_into(raw[m], margin, 0)
+        copy_into(raw[m], margin)
     return raw, leaf, nodes[:k].copy(), offsets
 
 

@@ -112,7 +112,8 @@ class Trace:
             second_order.gradients(y, raw.astype(np.float32), g32, h32)
             return -g32.astype(np.float64), h32.astype(np.float64)
         r, h = np.empty_like(y), np.empty_like(y)
-        losses.negative_gradient(self._code, y, raw, r)
+        # a writable copy: the fit's own compiled kernel (read-only arrays are another type)
+        losses.negative_gradient(self._code, y, np.array(raw), r)
         losses.hessian(self._code, y, r, h)
         return r, h
 
@@ -279,8 +280,9 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     out[0] = min(max(f0, -limit), limit)
     for m in range(1, out.shape[0]):
         tree = nodes[offsets[m - 1]:offsets[m]]
-        cuts_x = _cuts(tree, 0)
-        cuts_y = _cuts(tree, 1)
+        zero = np.int64(0)  # typed: a literal would compile _cuts once per feature
+        cuts_x = _cuts(tree, zero)
+        cuts_y = _cuts(tree, zero + 1)
         for j in range(xs.shape[0]):  # cell c: the first c cuts lie below x
             xcell[j] = _below(cuts_x, np.float64(xs[j]))
         for i in range(ys.shape[0]):

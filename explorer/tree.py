@@ -131,7 +131,7 @@ def _heapsort(keys, lo, n):
     end = n - 1
     while end > 0:
         keys[lo], keys[lo + end] = keys[lo + end], keys[lo]
-        _sift_down(keys, lo, 0, end)
+        _sift_down(keys, lo, np.int64(0), end)  # typed: a literal compiles it twice
         end -= 1
 
 
@@ -221,11 +221,11 @@ def sort_segment(values, samples, lo, n, ties, known, keys):
 
 
 @njit(cache=True, nogil=True)
-def copy_into(dst, src, at):
-    """dst[at:at + len(src)] = src[:], element by element. Numba's slice assignment brings
-    a shape-mismatch message whose string code takes 1-2 s to compile; this loop does not."""
+def copy_into(dst, src):
+    """dst[:] = src for two arrays of one length, element by element. Numba's slice
+    assignment brings a shape-mismatch message whose string code takes 1-2 s to compile."""
     for p in range(src.shape[0]):
-        dst[at + p] = src[p]
+        dst[p] = src[p]
 
 
 # --- one node: sums, impurity and the best split -----------------------------
@@ -291,7 +291,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     f_i = n_features
     n_visited = 0
     n_found = 0
-    n_drawn = 0
+    n_drawn = np.int64(0)  # typed: a literal would compile _rand_int twice
     n_total = n_known_constants
     previous = -1
     virtual = -1  # samples[start:end] stands for order[virtual, start:end]
@@ -309,18 +309,18 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
         ties = _tie_counts(fv, start, end, tie_count)
         if ties:
             if virtual >= 0:
-                copy_into(samples, order[virtual, start:end], start)
+                copy_into(samples[start:end], order[virtual, start:end])
                 virtual = -1
             key = (previous + 1) * n_features + feature
             remember = memo.shape[0] > 0 and start == 0 and end == samples.shape[0] and n_sorted < 2
             if remember and memo_ready[key]:
-                copy_into(samples, memo[key], 0)
+                copy_into(samples, memo[key])
             else:
                 for p in range(start, end):
                     fvalues[p] = X[samples[p], feature]
                 sort_segment(fvalues, samples, start, end - start, tie_count, order[feature], keys)
                 if remember:
-                    copy_into(memo[key], samples, 0)
+                    copy_into(memo[key], samples)
                     memo_ready[key] = True
         else:
             virtual = feature
@@ -341,7 +341,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
             best_feature = feature
             best_threshold = threshold
     if virtual >= 0:
-        copy_into(samples, order[virtual, start:end], start)
+        copy_into(samples[start:end], order[virtual, start:end])
 
     impurity_left = impurity_right = improvement = 0.0
     if best_pos < end:
@@ -377,8 +377,8 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
         )
 
     # Constant features found here stay known to the descendants, in their original order.
-    copy_into(features, constant[:n_known_constants], 0)
-    copy_into(constant, features[n_known_constants:n_total], n_known_constants)
+    copy_into(features[:n_known_constants], constant[:n_known_constants])
+    copy_into(constant[n_known_constants:n_total], features[n_known_constants:n_total])
     return best_pos, best_feature, best_threshold, impurity_left, impurity_right, improvement, n_total
 
 
@@ -471,8 +471,8 @@ def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
             tmp[right] = i
             tmp_vals[right] = vals[p]
             right += 1
-    copy_into(order, tmp[:right], left)
-    copy_into(vals, tmp_vals[:right], left)
+    copy_into(order[left:end], tmp[:right])
+    copy_into(vals[left:end], tmp_vals[:right])
 
 
 def presort(X):
@@ -514,7 +514,7 @@ def restrict_order(order, vals, in_bag):
 def _add_node(nodes, k, parent, is_left, depth, n, impurity, total):
     if k == nodes.shape[0]:
         grown = np.empty(2 * nodes.shape[0], dtype=nodes.dtype)
-        copy_into(grown, nodes[:k], 0)
+        copy_into(grown[:k], nodes[:k])
         nodes = grown
     node = nodes[k]
     node["feature"] = UNDEFINED

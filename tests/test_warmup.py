@@ -34,12 +34,13 @@ from explorer import boosting, trace
 from explorer.numbers.warmup import FIRST, compile_parts
 compile_parts(FIRST)
 print(json.dumps({"names": [p.name for p in FIRST],
-                  "boost": [str(s[6]) for s in boosting._boost.signatures],
+                  "boost": [[str(s[6]), str(s[10])] for s in boosting._boost.signatures],
                   "second_order": len(boosting._boost_second_order.signatures),
                   "grids": [str(s[-1].dtype) for s in trace._staged_grid.signatures]}))
 """)
     assert got["names"] == ["depth-first trees", "the plane"]
-    assert got["boost"] == ["none"]  # max_leaves None: the loop without best-first growth
+    # max_leaves and uniforms None: the loop without best-first growth or subsampling
+    assert got["boost"] == [["none", "none"]]
     assert got["second_order"] == 0
     assert got["grids"] == ["float32"]  # the app's plane only
 
