@@ -145,8 +145,9 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         seeds[m] = rng.randint(0, 2**31 - 1)
 
     X32 = np.ascontiguousarray(X, dtype=np.float32)
-    with _fits_lock:
-        _fits["started"] += 1
+    if not getattr(_warming, "on", False):
+        with _fits_lock:
+            _fits["started"] += 1
     if hessian:
         f0 = second_order.initial_margin(y)
         raw, leaves, nodes, offsets = _boost_second_order(
@@ -203,10 +204,12 @@ class DivergedError(ValueError):
 
 _fits = {"started": 0}
 _fits_lock = threading.Lock()
+_warming = threading.local()  # on in a thread running warm_fit: its fits are not counted
 
 
 def fit_count():
-    """How many fits this process has started (one fit should serve every user of the same settings)."""
+    """How many fits this process has started for its users (one fit should serve every
+    user of the same settings); the warm-up's fits do not count."""
     return _fits["started"]
 
 
@@ -473,11 +476,16 @@ def _sum_up(tree):
             tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]
 
 
-def warm_fit(**options):
-    """A tiny fit with these options, and its predictions: compiles the kernels they call."""
-    X = np.random.RandomState(0).normal(size=(40, 2))
-    y = X[:, 1].copy() if options.get("loss") == "squared_error" else (X[:, 0] > 0) * 1.0
-    trace = fit(X, y, n_rounds=2, X_valid=X, y_valid=y, **options)
+def warm_fit(features=2, **options):
+    """A tiny fit with these options, and its residuals: compiles the kernels they call.
+    Not counted by fit_count (it is no user's fit)."""
+    X = np.random.RandomState(0).normal(size=(40, features))
+    y = X.sum(axis=1) if options.get("loss") == "squared_error" else (X[:, 0] > 0) * 1.0
+    _warming.on = True
+    try:
+        trace = fit(X, y, n_rounds=2, X_valid=X, y_valid=y, **options)
+    finally:
+        _warming.on = False
     trace.residual(1)
     return trace
 

@@ -48,7 +48,7 @@ print(json.dumps({"names": [p.name for p in FIRST],
 def test_every_part_is_compiled_by_the_warm_up_in_the_apps_order():
     names = [part.name for part in warmup.PARTS]
     assert names[:2] == [part.name for part in warmup.FIRST]
-    assert set(names) >= {"best-first trees", "second-order trees"}
+    assert set(names) >= {"best-first trees", "subsampling", "second-order trees"}
     assert warmup.REST == warmup.PARTS[2:]
     assert all(name in warmup.MEASURED for name in names)  # the message's times
 
@@ -143,3 +143,13 @@ def test_the_sidebar_shows_the_background_compiles_progress(monkeypatch, warm_en
         engine.wait(timeout=60)
     at.run()
     assert not at.sidebar.get("progress")  # finished: gone
+
+
+def test_the_warm_ups_fits_are_not_counted_as_users_fits(warm_engine):
+    from explorer import boosting
+    before = boosting.fit_count()
+    warmup.compile_parts(warmup.PARTS)
+    assert boosting.fit_count() == before
+    X, y = boosting.warm_fit().X, boosting.warm_fit().y
+    boosting.fit(X, y, n_rounds=2)
+    assert boosting.fit_count() == before + 1

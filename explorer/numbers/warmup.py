@@ -41,9 +41,8 @@ def _views():
     trace = boosting.warm_fit()
     tree_on_grid(trace, 1, make_grid(trace, resolution=8))
     ledger(trace, 0)
-    X = trace.X[:, :1]
-    make_grid(boosting.fit(X, X[:, 0] * 2.0, loss="squared_error", n_rounds=2), resolution=8)
-    trace.staged_decision_grid(X[:3, 0], X[:3, 0])
+    make_grid(boosting.warm_fit(features=1, loss="squared_error"), resolution=8)
+    trace.staged_decision_grid(trace.X[:3, 0], trace.X[:3, 1])
 
 
 def _fit_part(name):
