@@ -205,8 +205,8 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
 def server_step_ms(steps: int) -> float:
     """The Model page step run in-process by AppTest (full script, Python side only)."""
     from streamlit.testing.v1 import AppTest
-    import explorer
-    explorer.warmup()
+    from explorer.numbers.warmup import PARTS, compile_parts
+    compile_parts(PARTS)
     at = AppTest.from_file(str(APP), default_timeout=300)
     at.query_params["n"] = str(N_TOTAL)
     at.query_params["round"] = "10"

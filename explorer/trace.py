@@ -190,7 +190,7 @@ class Trace:
             raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
         xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
         out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
-        limit = 1e30 if out.dtype == np.float32 else np.inf
+        limit = 1e30 if out.dtype == np.float32 else None
         _staged_grid(self.nodes, self.offsets, self.f0, self.learning_rate, self.second_order,
                      xs32, ys32, limit, out)
         return out
@@ -270,14 +270,17 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     A tree's leaf at (x, y) depends only on which side of each of its thresholds x
     and y fall (compared in float32, as at any point), so the tree is walked once
     per (x cell, y cell) of its thresholds and the grid reads the leaf from a table.
-    With a finite ``limit`` (a float32 ``out``) F is summed in float64 (``acc``) and
-    written clipped to +-limit; otherwise out[m - 1] is the sum (the faster path).
+    With a ``limit`` (a float32 ``out``) F is summed in float64 (``acc``) and written
+    clipped to +-limit; with None, out[m - 1] is the sum (the faster path). None is a type:
+    each dtype's copy compiles only its own path.
     """
     xcell = np.empty(xs.shape[0], dtype=np.int64)
     ycell = np.empty(ys.shape[0], dtype=np.int64)
-    clip = limit < np.inf
-    acc = np.full((ys.shape[0], xs.shape[0]) if clip else (1, 1), f0)
-    out[0] = min(max(f0, -limit), limit)
+    if limit is None:
+        out[0] = f0
+    else:
+        acc = np.full((ys.shape[0], xs.shape[0]), f0)
+        out[0] = min(max(f0, -limit), limit)
     for m in range(1, out.shape[0]):
         tree = nodes[offsets[m - 1]:offsets[m]]
         zero = np.int64(0)  # typed: a literal would compile _cuts once per feature
@@ -300,13 +303,13 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
                 table[cy, cx] = tree[k]["value"]
         for i in range(ys.shape[0]):
             row = table[ycell[i]]
-            if clip:
+            if limit is None:
+                for j in range(xs.shape[0]):
+                    out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
+            else:
                 for j in range(xs.shape[0]):
                     acc[i, j] = step(acc[i, j], row[xcell[j]], learning_rate, single)
                     out[m, i, j] = min(max(acc[i, j], -limit), limit)
-            else:
-                for j in range(xs.shape[0]):
-                    out[m, i, j] = step(out[m - 1, i, j], row[xcell[j]], learning_rate, single)
 
 
 @njit(cache=True, nogil=True)
