@@ -153,10 +153,3 @@ def test_the_warm_ups_fits_are_not_counted_as_users_fits(warm_engine):
     X, y = boosting.warm_fit().X, boosting.warm_fit().y
     boosting.fit(X, y, n_rounds=2)
     assert boosting.fit_count() == before + 1
-
-
-def test_the_helper_process_compiles_the_later_parts(warm_engine):
-    engine = Background(warmup.PARTS, helper=len(warmup.FIRST)).start()
-    assert engine.wait(timeout=300) and engine.error is None
-    engine._thread.join(timeout=300)  # the thread reaps the helper last
-    assert engine._helper.returncode == 0

@@ -86,9 +86,8 @@ def md_escape(text) -> str:
 @st.cache_resource(show_spinner=False)
 def _engine() -> warmup.Background:
     """The engine compiled once per server process, part by part on a background thread:
-    the default page's parts first (the first run waits for those), then the rest, which a
-    helper process compiles into numba's disk cache meanwhile, on another CPU."""
-    return warmup.Background(warmup.PARTS, report=_log_part, helper=len(warmup.FIRST)).start()
+    the default page's parts first (the first run waits for those), then the rest."""
+    return warmup.Background(warmup.PARTS, report=_log_part).start()
 
 
 def _log_part(k, n, part, seconds):

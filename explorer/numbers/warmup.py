@@ -7,17 +7,13 @@ is what the default page draws (the default fit and its plane); the rest (other 
 growths, second-order trees, what other pages and regressions draw) the app compiles on
 a background thread after its first chart. A fit that needs a part not compiled yet
 still works: numba compiles it then (waiting for the background thread's compile in
-progress, if any, since numba compiles one thing at a time in a process). A helper
-process can compile the later parts meanwhile on another CPU (``Background(helper=k)``).
+progress, if any, since numba compiles one thing at a time).
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 from dataclasses import dataclass
 from typing import Callable
 
@@ -71,12 +67,6 @@ def expected_seconds(parts) -> float:
     return sum(MEASURED.get(part.name, 2.0) for part in parts)
 
 
-def compile_named(names) -> None:
-    """Compile the parts of these names (what the helper process runs)."""
-    by_name = {part.name: part for part in PARTS}
-    compile_parts([by_name[name] for name in names])
-
-
 def compile_parts(parts, report: Callable | None = None) -> float:
     """Compile ``parts`` in order; after each, ``report(k, n, part, seconds)``. Returns the
     seconds in all (a fraction of one per part when numba's cache holds them)."""
@@ -98,11 +88,9 @@ class Background:
     each part, as ``compile_parts`` calls it.
     """
 
-    def __init__(self, parts, report: Callable | None = None, helper: int = 0):
+    def __init__(self, parts, report: Callable | None = None):
         self.parts = tuple(parts)
         self.report = report
-        self.helper = helper  # parts from this one on go to a helper process too (0: none)
-        self._helper: subprocess.Popen | None = None
         self.done = 0
         self.error: BaseException | None = None
         self.stopped = False
@@ -121,27 +109,8 @@ class Background:
 
     def start(self) -> "Background":
         self.began = time.perf_counter()
-        if 0 < self.helper < self.total:
-            self._start_helper()
         self._thread.start()
         return self
-
-    def _start_helper(self):
-        """A second process compiles the later parts into numba's disk cache while this one
-        compiles the first: numba compiles one thing at a time in a process, and a machine
-        has more than one CPU. This thread then loads those parts from the cache (or
-        compiles what the helper has not written yet: the same code either way). The
-        helper runs at a lower priority, so that on a busy machine the first parts (what
-        the first chart waits for) keep theirs."""
-        code = ("import os, sys; os.nice(10); from explorer.numbers.warmup import "
-                "compile_named; compile_named(sys.argv[1:])")
-        try:
-            self._helper = subprocess.Popen(
-                [sys.executable, "-c", code, *(part.name for part in self.parts[self.helper:])],
-                cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except OSError:
-            self._helper = None  # this thread compiles them all
 
     def _run(self):
         try:
@@ -161,8 +130,6 @@ class Background:
             with self._changed:
                 self.stopped = True
                 self._changed.notify_all()
-            if self._helper is not None:
-                self._helper.wait()  # reaped: no zombie left behind
 
     def wait(self, parts: int | None = None, timeout: float | None = None) -> bool:
         """Wait until the first ``parts`` parts (all by default) are compiled or the thread
