@@ -132,6 +132,9 @@ def test_the_sidebar_shows_the_background_compiles_progress(monkeypatch, warm_en
     engine = Background(parts).start()
     try:
         assert engine.wait(len(warmup.FIRST), timeout=60)
+        # as on a new machine: the first parts took seconds (compiled, not loaded), so the
+        # page does not wait for the rest
+        engine.seconds.update({part.name: 5.0 for part in warmup.FIRST})
         monkeypatch.setattr(context, "_engine", lambda: engine)
         at = new_app().run()
         assert not at.exception
@@ -153,3 +156,13 @@ def test_the_warm_ups_fits_are_not_counted_as_users_fits(warm_engine):
     X, y = boosting.warm_fit().X, boosting.warm_fit().y
     boosting.fit(X, y, n_rounds=2)
     assert boosting.fit_count() == before + 1
+
+
+def test_a_warm_cache_loads_everything_before_the_first_chart(monkeypatch, warm_engine):
+    from explorer.app import context
+    engine = Background(warmup.PARTS).start()  # all in numba's cache: a second or so
+    monkeypatch.setattr(context, "_engine", lambda: engine)
+    at = new_app().run()
+    assert not at.exception
+    assert engine.stopped and engine.done == engine.total
+    assert not at.sidebar.get("progress")

@@ -95,16 +95,22 @@ def _log_part(k, n, part, seconds):
           file=sys.stderr, flush=True)
 
 
+LOADED = 2.0  # seconds: the first parts took less, so numba's cache held them
+
+
 def _wait_for_first_parts(engine: warmup.Background) -> None:
     """Hold the run until the default page's parts are compiled, saying which part is
-    compiling and about how long is left."""
+    compiling and about how long is left. When they came from numba's cache, the rest
+    does too, in a second or so: wait for it as well, so that no background work, progress
+    bar or rerun comes after the first chart."""
     first = len(warmup.FIRST)
-    if engine.wait(first, timeout=0):
-        return
-    box = st.empty()
-    while not engine.wait(first, timeout=0.5):
-        box.info(compiling_message(engine), icon=":material/hourglass_top:")
-    box.empty()
+    if not engine.wait(first, timeout=0):
+        box = st.empty()
+        while not engine.wait(first, timeout=0.5):
+            box.info(compiling_message(engine), icon=":material/hourglass_top:")
+        box.empty()
+    if sum(engine.seconds.get(part.name, LOADED) for part in warmup.FIRST) < LOADED:
+        engine.wait(timeout=10 * LOADED)
 
 
 def compiling_message(engine: warmup.Background) -> str:
