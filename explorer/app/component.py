@@ -122,9 +122,10 @@ def preload() -> None:
 
 
 def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_select=None,
-          live: bool = False, step: dict | None = None) -> None:
+          live: bool = False, step: dict | None = None, draw: bool = False) -> None:
     """Draw a figure made by :func:`figure`; on_select(key, points) is called when the
-    user clicks a point.
+    user clicks a point (with ``draw``, anywhere on the plane: then the one point is
+    {plane: true, x, y, dx, dy}, the place clicked and a pixel's size in data units).
 
     live=True for charts redrawn at every step of the round: they stay mounted and are
     updated in place (see component.js). Otherwise, and when the app's static folder is not
@@ -155,7 +156,7 @@ def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_s
         if on_select is not None and points:
             on_select(key, points)
     _component()(key=key, data={"figure": drawn.json, "config": config, "plotly": url,
-                                "view": view, "step": step},
+                                "view": view, "step": step, "draw": draw},
                  on_click_change=clicked)
 
 
