@@ -90,14 +90,15 @@ def dataset(text: str, task: str) -> Dataset:
     X, labels = parse(text, task)
     if task == "regression":
         if len(X) < MIN_POINTS_REGRESSION:
-            raise DataError(f"Click the Model page's plane to add points: a regression needs at least "
-                            f"{MIN_POINTS_REGRESSION}, and {_have(len(X))} drawn.")
+            raise DataError(f"Click the Model page's plane to add points: a regression "
+                            f"needs at least {MIN_POINTS_REGRESSION}, and {_have(len(X))} "
+                            "drawn.")
         return Dataset(X, labels, FEATURES, "y", task, "drawn points", ())
     counts = np.bincount(labels.astype(int), minlength=2)
     if counts.min() < MIN_POINTS_PER_CLASS:
-        raise DataError(f"Click the Model page's plane to add points: the fit needs at least "
-                        f"{MIN_POINTS_PER_CLASS} of each class, and there are {counts[0]} of "
-                        f"class 0 and {counts[1]} of class 1.")
+        raise DataError(f"Click the Model page's plane to add points: the fit needs at "
+                        f"least {MIN_POINTS_PER_CLASS} of each class, and there are "
+                        f"{counts[0]} of class 0 and {counts[1]} of class 1.")
     return Dataset(X, labels, FEATURES, TARGET, task, "drawn points", CLASSES)
 
 

@@ -76,7 +76,8 @@ def test_drawing_six_points_fits_what_a_hand_calculation_gives(app_server, brows
     # round 1's leaves, by hand: every point starts at p = N+/N; the tree parts the
     # classes, so each leaf is one class's points: sum(y - p) / sum(p (1 - p))
     p = n_pos / (n_pos + n_neg)
-    by_hand = {1: n_pos * (1 - p) / (n_pos * p * (1 - p)), 0: n_neg * (0 - p) / (n_neg * p * (1 - p))}
+    by_hand = {1: n_pos * (1 - p) / (n_pos * p * (1 - p)),
+               0: n_neg * (0 - p) / (n_neg * p * (1 - p))}
     link = page.url.split("?", 1)[1]
     for sample, label in ((0, 1), (4, 0)):  # sample i is the i-th point drawn
         page.goto(f"{app_server.url}/tree?{link}&round=1&sample={sample}")

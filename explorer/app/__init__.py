@@ -18,8 +18,8 @@ from .stepper import (follows, leaf_picker, mark_acted, round_bar, run_page, sam
 from .store import current as state
 from .text import f0_block, leaf_block, ledger_table, metrics_row, sample_block
 
-__all__ = ["MAX_POINT_ROUNDS", "chart", "edit_points", "f0_block", "field", "figure", "fmt", "follows",
-           "leaf_block",
-           "leaf_picker", "ledger_table", "lesson", "mark_acted", "md_escape", "metrics_row",
-           "page", "round_bar", "run_page", "sample_block", "sample_picker", "select_leaf_from",
-           "select_round_from", "select_sample_from", "setup", "state", "variant"]
+__all__ = ["MAX_POINT_ROUNDS", "chart", "edit_points", "f0_block", "field", "figure", "fmt",
+           "follows", "leaf_block", "leaf_picker", "ledger_table", "lesson", "mark_acted",
+           "md_escape", "metrics_row", "page", "round_bar", "run_page", "sample_block",
+           "sample_picker", "select_leaf_from", "select_round_from", "select_sample_from",
+           "setup", "state", "variant"]
