@@ -38,6 +38,8 @@ export default function (component) {
   gd.__draw = Boolean(data.draw);
   gd.setAttribute("data-view", data.view);
   const figure = JSON.parse(data.figure);
+  // a view the browser redraws whole (tree.js) starts from the server's figure as sent
+  gd.__figure = data.step && data.step.kind === "tree" ? JSON.parse(data.figure) : null;
   if (data.step) {  // how the chart follows the round in the browser (stepper.js)
     figure.layout.meta = { ...(figure.layout.meta || {}), step: data.step };
   }

@@ -92,11 +92,12 @@ def _plotly_url() -> str | None:
 
 
 @st.cache_resource(show_spinner=False)
-def record_module_url() -> str | None:
-    """record.js, named by its content so that a browser never keeps an old copy."""
-    source = _JS.with_name("record.js")
+def record_module_url(name: str = "record") -> str | None:
+    """record.js (or another module beside it: tree.js), named by its content so that a
+    browser never keeps an old copy."""
+    source = _JS.with_name(f"{name}.js")
     digest = hashlib.sha1(source.read_bytes()).hexdigest()[:10]
-    return _static_url(source, f"record-{digest}.js")
+    return _static_url(source, f"{name}-{digest}.js")
 
 
 @functools.cache
@@ -196,6 +197,7 @@ def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     key = record_key(ctx)
     _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
-                                    "module": module, "present": state.present, "seq": seq},
+                                    "module": module, "tree": record_module_url("tree"),
+                                    "present": state.present, "seq": seq},
                on_round_change=on_round)
     return True

@@ -21,6 +21,15 @@ function record(key) {
   return held.decoded;
 }
 
+// tree.js (the Tree page's views), from the app's static folder, loaded once when needed
+function treeViews() {
+  if (!window.__explorerTreeViews) {
+    const url = new URL(window.__explorerTreeModule, window.location.href).href;
+    window.__explorerTreeViews = import(url);
+  }
+  return window.__explorerTreeViews;
+}
+
 function keep(bytes) {
   const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -127,7 +136,9 @@ const FOLLOW = {
 function following() {
   return [...document.querySelectorAll(".explorer-chart")].filter((gd) => {
     const meta = gd.layout && gd.layout.meta && gd.layout.meta.step;
-    return meta && FOLLOW[meta.kind] && record(meta.record);
+    const drawn = meta && (meta.kind === "tree" ? gd.__figure && window.__explorerTreeModule
+      : FOLLOW[meta.kind]);
+    return drawn && record(meta.record);
   });
 }
 
@@ -136,6 +147,11 @@ async function redraw(m, M) {
   for (const gd of following()) {
     const meta = gd.layout.meta.step;
     const rec = await record(meta.record);
+    if (meta.kind === "tree") {  // a whole new figure (tree.js)
+      const fig = (await treeViews()).draw(gd.__figure, rec, m, meta, boundaryLines);
+      await window.Plotly.react(gd, fig.data, fig.layout);
+      continue;
+    }
     const updates = FOLLOW[meta.kind](gd, rec, m, meta);
     const data = gd.data.map((trace) => ({ ...trace }));
     for (const u of updates.slice(0, 3)) {
@@ -310,5 +326,6 @@ export default function (component) {
   const { data } = component;
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) { keep(data); return; }
   window.__explorerRecordModule = data.module;
+  window.__explorerTreeModule = data.tree;
   bar(component);
 }

@@ -9,10 +9,14 @@ one thing kept beside it, because it is no part of a link.
 from __future__ import annotations
 
 import functools
+import json
 
 import streamlit as st
 
 from .. import figures, losses
+from ..figures.charts import diagram_title
+from ..figures.plane import regions_title, update_titles
+from ..figures.theme import DIVERGING, INK, MUTED, esc
 from ..numbers import summaries
 from ..state import State
 from . import component, store
@@ -123,12 +127,16 @@ def _server_bar(state: State, M: int, keys: bool) -> None:
 _SENTINEL = 987_654_321  # a round no fit has: where a title says m, or m + 1
 
 
-def follows(ctx, kind: str, title=None) -> dict | None:
+def follows(ctx, kind: str, title=None, **selection) -> dict | None:
     """How a chart of this kind follows the round in the browser (stepper.js), or None
     where it waits for the server: "proba" (the probability map), "residuals" (the
     log-loss residual map), "curves" (the loss curves) or "trajectory" (a sample's F and
-    p by round). ``title(trace, m)`` is the chart's title, where it is not the view's own."""
+    p by round); the Tree page's "regions", "update" and "diagram" (tree.js), given the
+    ``leaf`` and ``sample`` selected. ``title(trace, m)`` is the chart's title, where it
+    is not the view's own."""
     tr = ctx.trace
+    if kind in _TREE_VIEWS:
+        return _tree_view(ctx, kind, **selection)
     loss = losses.of(tr)
     plane = not ctx.grid.is_line and loss.is_classifier
     if kind == "proba" and not plane or kind == "residuals" and not (
@@ -153,6 +161,39 @@ def follows(ctx, kind: str, title=None) -> dict | None:
             2 if tr.X_valid is not None else 1))], shapes=list(range(series)))
     if kind == "trajectory":  # F's and p's markers, the round's rule
         spec.update(markers=[[2, 0], [3, 1]], shapes=[0])
+    return spec
+
+
+_TREE_VIEWS = ("regions", "update", "diagram")
+
+
+def _template(text: str) -> str:
+    """A text made for round _SENTINEL, with {m}, {m1} (m + 1) and {m0} (m - 1) in it."""
+    return (text.replace(str(_SENTINEL + 1), "{m1}").replace(str(_SENTINEL - 1), "{m0}")
+            .replace(str(_SENTINEL), "{m}"))
+
+
+def _tree_view(ctx, kind: str, leaf: int = -1, sample: int = 0) -> dict | None:
+    """The step spec of a Tree page view drawn by tree.js: its texts as templates, the
+    selection, and its round-0 figure (a message). None along one input (tree_line, and
+    no browser bar there) and in presenter mode (its type sizes are the server's)."""
+    tr, grid = ctx.trace, ctx.grid
+    if grid.is_line or store.peek().present:
+        return None
+    spec = dict(kind="tree", view=kind, record=component.record_key(ctx), leaf=int(leaf),
+                sample=int(sample), ink=INK, muted=MUTED, scale=DIVERGING)
+    if kind == "regions":
+        spec.update(title=_template(regions_title(tr, _SENTINEL, 12345)).replace("12345", "{n}"),
+                    lo=[float(v) for v in grid.lo], hi=[float(v) for v in grid.hi],
+                    zero=figures.tree_regions(tr, 0, grid))
+    elif kind == "update":
+        title, panels = update_titles(tr, _SENTINEL)
+        spec.update(title=_template(title), panels=[_template(t) for t in panels],
+                    zero=figures.update_panels(tr, 0, grid))
+    else:
+        spec.update(title=_template(diagram_title(tr, _SENTINEL)),
+                    names=[esc(n) for n in ctx.feature_names], zero=figures.tree_diagram(tr, 0))
+    spec["zero"] = json.loads(spec["zero"].to_json())
     return spec
 
 

@@ -97,6 +97,11 @@ def _tree_layout(tree) -> tuple[np.ndarray, np.ndarray]:
     return x, np.asarray(tree["depth"], dtype=float)
 
 
+def diagram_title(trace, m: int) -> str:
+    return (f"Tree {m} (go left = yes): per node its split, n, Σr, Σh and improvement; "
+            f"per leaf γ = Σr / Σh, before ν = {num(trace.learning_rate)}")
+
+
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
                  height: int | None = None, uirevision=None) -> go.Figure:
     """View 7: tree m, per node its split, n, sums and improvement; per leaf its value.
@@ -166,9 +171,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     height = height or int(190 + (150 if not compact else 110) * max_depth)
     span = max(n_leaves - 1, 1)
     layout = base_layout(
-        f"Tree {m} (go left = yes): per node its split, n, Σr, Σh and improvement; "
-        f"per leaf γ = Σr / Σh, before ν = {num(trace.learning_rate)}",
-        height, uirevision, annotations=notes,
+        diagram_title(trace, m), height, uirevision, annotations=notes,
         xaxis=dict(visible=False, range=[-0.7, span + 0.7] if n_leaves > 1 else [-1, 1]),
         yaxis=dict(visible=False, range=[-max_depth - 0.5, 0.5]))
     return make_figure(data, layout)

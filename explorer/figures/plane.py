@@ -392,12 +392,16 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
-    kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
-    title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
+    title = regions_title(trace, m, n_leaves)
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes,
         **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(DIVERGING, -vmax, vmax, bar)))
+
+
+def regions_title(trace, m: int, n_leaves: int) -> str:
+    kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
+    return f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
 
 
 def _point_groups(trace, classes):
@@ -536,12 +540,10 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     after = finite(grid.F[m])
     fmax = max(float(np.abs(before).max()), float(np.abs(after).max()), 0.5)
     smax = max(float(np.abs(step).max()), 1e-9)
-    nu = num(trace.learning_rate)
     gap = 0.05
     width = (1.0 - 2 * gap) / 3
     domains = [[k * (width + gap), k * (width + gap) + width] for k in range(3)]
-    titles = (f"F<sub>{m - 1}</sub>(x)", f"+ ν · tree {m}(x)   (ν = {nu})",
-              f"= F<sub>{m}</sub>(x)")
+    title, titles = update_titles(trace, m)
     data, axes, notes = [], {}, []
     for k, (z, coloraxis) in enumerate(((before, "coloraxis"), (step, "coloraxis2"),
                                         (after, "coloraxis"))):
@@ -558,8 +560,7 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                           yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
                           font=dict(size=17)))
     layout = base_layout(
-        f"The update at round {m}: F<sub>{m}</sub> = F<sub>{m - 1}</sub> + ν · tree {m}",
-        height, uirevision, annotations=notes, margin=dict(l=10, r=10, t=90, b=110),
+        title, height, uirevision, annotations=notes, margin=dict(l=10, r=10, t=90, b=110),
         coloraxis=dict(colorscale=DIVERGING, cmin=-fmax, cmax=fmax,
                        colorbar=colorbar("F", x=1.0)),
         coloraxis2=dict(colorscale=DIVERGING, cmin=-smax, cmax=smax,
@@ -568,6 +569,14 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                                       y=-0.36, yanchor="top", outlinewidth=0)),
         **axes)
     return make_figure(data, layout)
+
+
+def update_titles(trace, m: int) -> tuple[str, tuple[str, str, str]]:
+    """The update's title, and its three panels' titles."""
+    nu = num(trace.learning_rate)
+    return (f"The update at round {m}: F<sub>{m}</sub> = F<sub>{m - 1}</sub> + ν · tree {m}",
+            (f"F<sub>{m - 1}</sub>(x)", f"+ ν · tree {m}(x)   (ν = {nu})",
+             f"= F<sub>{m}</sub>(x)"))
 
 
 def _update_line(trace, m, grid, name, height, uirevision) -> go.Figure:
