@@ -547,6 +547,62 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     page.close()
 
 
+# What a chart draws, as plotly.js holds it (the server's typed arrays decoded): its traces,
+# shapes, annotations, title, size and colour ranges.
+DRAWN = """view => {
+    const gd = document.querySelector(`.explorer-chart[data-view=${view}]`);
+    const L = (v) => ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(L) : v;
+    const fl = gd._fullLayout;
+    return JSON.stringify({
+        title: fl.title.text, height: fl.height, margin: [fl.margin.t, fl.margin.b],
+        shapes: fl.shapes.map(s => [s.x0, s.x1, s.y0, s.y1, s.fillcolor, s.layer, s.opacity,
+                                    s.line.color, s.line.width]),
+        notes: fl.annotations.map(a => [a.text, a.x, a.y, a.visible, a.bgcolor, a.bordercolor,
+                                        a.borderwidth, a.font && a.font.size]),
+        colour: [fl.coloraxis && fl.coloraxis.cmin, fl.coloraxis2 && fl.coloraxis2.cmax],
+        axes: [fl.xaxis.range, fl.yaxis.range],
+        data: gd._fullData.map(t => ({name: t.name, x: L(t.x), y: L(t.y), z: L(t.z),
+            customdata: L(t.customdata), hovertext: L(t.hovertext),
+            color: L(t.marker && t.marker.color), cmin: t.marker && t.marker.cmin,
+            cmax: t.marker && t.marker.cmax})),
+    });
+}"""
+TREE_VIEWS = ("regions", "update", "tree")
+
+
+@pytest.mark.parametrize("path", ["/tree?round=3&n=600&leaf=-1&sample=11",
+                                  "/tree?round=2&n=300&subsample=0.5&depth=4&sample=3"])
+def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, browser, path):
+    """Tree m's regions, the update and the diagram follow the round in the browser (no
+    message to the server while stepping), and what they draw equals the server's figures
+    of the same round, which replace them after the one rerun."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    sent = frames_sent(page)
+    page.goto(app_server.url + path)
+    wait_ready(page, 3)
+    page.wait_for_timeout(1500)
+    wait_ready(page)
+    start = current_round(page)
+    for step in range(3):
+        before = len(sent)
+        if step == 1:
+            button(page, "next").click()
+        else:
+            page.keyboard.press("PageDown")
+        m = start + step + 1
+        titles_at_round(page, m)  # drawn here, from the record
+        assert len(sent) == before, "a step went to the server"
+        mine = {view: json.loads(page.evaluate(DRAWN, view)) for view in TREE_VIEWS}
+        wait_sent(page, sent, before + 1)  # at rest: the one rerun brings the server's
+        titles_at_round(page, m)
+        for view in TREE_VIEWS:
+            server = json.loads(page.evaluate(DRAWN, view))
+            for key in server:
+                assert mine[view][key] == server[key], (m, view, key)
+    no_exception(page)
+    page.close()
+
+
 def test_the_round_bar_is_named_for_what_it_does(app_server, browser):
     page = open_app(browser, app_server, "/curves?round=2", charts=1)
     for key, name in NAMES.items():

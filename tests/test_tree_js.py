@@ -23,7 +23,6 @@ from explorer.numbers.record import encode
 
 APP = Path(__file__).resolve().parents[1] / "explorer" / "app"
 
-pytestmark = pytest.mark.browser
 
 
 def _module(name: str) -> str:
@@ -62,6 +61,7 @@ def plain(node):
     return node
 
 
+@pytest.mark.browser
 def test_numbers_print_as_python_prints_them(page):
     rng = np.random.default_rng(0)
     values = np.concatenate([
@@ -78,6 +78,7 @@ def test_numbers_print_as_python_prints_them(page):
     assert got == want
 
 
+@pytest.mark.browser
 def test_colours_are_sampled_as_plotly_samples_them(page):
     points = [0.0, 1.0, 0.5, 0.2, 0.4, 0.6, 0.8] + [float(p) for p in
                                                      np.random.default_rng(1).random(300)]
@@ -124,11 +125,17 @@ def server_figures(trace, grid, view: str, m: int, sel: dict):
     return figures.tree_diagram(trace, m, feature_names=names, leaf=leaf, uirevision="u")
 
 
+def _presenting(monkeypatch, present: bool) -> None:
+    from explorer.app import store
+    monkeypatch.setattr(store, "peek", lambda: type("S", (), {"present": present})())
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("name, trace, sel", list(fits()), ids=[n for n, _, _ in fits()])
 @pytest.mark.parametrize("view", ["regions", "update", "diagram"])
 def test_tree_js_draws_what_the_server_draws(page, monkeypatch, name, trace, sel, view):
-    from explorer.app import stepper, store
-    monkeypatch.setattr(store, "peek", lambda: type("S", (), {"present": False})())
+    from explorer.app import stepper
+    _presenting(monkeypatch, False)
     grid = make_grid(trace, resolution=41)
     ctx = _Ctx(trace, grid)
     spec = stepper.follows(ctx, view, **({} if view == "update" else sel))
@@ -164,3 +171,54 @@ def _diff(a, b, path=""):
             if x != y:
                 return _diff(x, y, f"{path}[{i}]")
     return path, str(a)[:300], str(b)[:300]
+
+
+def test_the_specs_texts_are_the_servers_with_the_round_left_open(monkeypatch, moons_fit):
+    from explorer.app import stepper
+    _presenting(monkeypatch, False)
+    grid = make_grid(moons_fit, resolution=21)
+    ctx = _Ctx(moons_fit, grid)
+    m = 7
+    regions = stepper.follows(ctx, "regions", leaf=-1, sample=0)
+    fig = figures.tree_regions(moons_fit, m, grid, leaf=-1)
+    n = len(fig.data[-1].x)
+    assert regions["title"].replace("{m}", str(m)).replace("{n}", str(n)) == \
+        fig.layout.title.text.replace("<br>", " ")
+    update = stepper.follows(ctx, "update")
+    fig = figures.update_panels(moons_fit, m, grid)
+    fill = lambda t: t.replace("{m0}", str(m - 1)).replace("{m}", str(m))  # noqa: E731
+    assert [fill(t) for t in update["panels"]] == [a.text for a in fig.layout.annotations]
+    assert fill(update["title"]) == fig.layout.title.text.replace("<br>", " ")
+    assert stepper.follows(ctx, "diagram")["names"] == ["x1", "x&lt;2&gt;"]
+    assert json.loads(figures.tree_diagram(moons_fit, 0).to_json())["layout"]["annotations"] \
+        == stepper.follows(ctx, "diagram")["zero"]["layout"]["annotations"]
+
+
+def test_one_input_and_presenter_mode_step_through_the_server(monkeypatch, moons_fit):
+    from explorer.app import stepper
+    sine = make_toy("sine", n=60, noise=0.2, seed=1)
+    line = fit(sine.X, sine.y, loss="squared_error", n_rounds=3)
+    _presenting(monkeypatch, False)
+    for view in ("regions", "update", "diagram"):
+        assert stepper.follows(_Ctx(line, make_grid(line)), view) is None
+    _presenting(monkeypatch, True)
+    for view in ("regions", "update", "diagram"):
+        assert stepper.follows(_Ctx(moons_fit, make_grid(moons_fit, resolution=21)),
+                               view) is None
+
+
+def test_the_record_grows_by_the_tree_views_numbers_and_the_subsample(moons_fit):
+    """Per node 29 bytes more (n, Σr, Σh, improvement, depth); per round of a subsampled
+    fit one bit a point."""
+    grid = make_grid(moons_fit, resolution=21)
+    X, y = moons_fit.X, moons_fit.y
+    for subsample in (1.0, 0.5):
+        trace = fit(X, y, n_rounds=5, subsample=subsample, random_state=0)
+        raw = encode(trace, grid)
+        n = int(np.frombuffer(raw[:4], dtype="<u4")[0])
+        arrays = json.loads(raw[4:4 + n])["arrays"]
+        assert {"count", "sum_r", "sum_h", "improvement", "depth"} <= set(arrays)
+        if subsample == 1.0:
+            assert "bag" not in arrays
+        else:
+            assert arrays["bag"][2] == 6 * -(-len(y) // 8)

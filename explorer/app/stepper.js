@@ -23,11 +23,11 @@ function record(key) {
 
 // tree.js (the Tree page's views), from the app's static folder, loaded once when needed
 function treeViews() {
-  if (!window.__explorerTreeViews) {
-    const url = new URL(window.__explorerTreeModule, window.location.href).href;
-    window.__explorerTreeViews = import(url);
+  const url = new URL(window.__explorerTreeModule, window.location.href).href;
+  if (window.__explorerTreeViews?.url !== url) {
+    window.__explorerTreeViews = { url, module: import(url) };
   }
-  return window.__explorerTreeViews;
+  return window.__explorerTreeViews.module;
 }
 
 function keep(bytes) {

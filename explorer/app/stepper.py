@@ -183,17 +183,19 @@ def _tree_view(ctx, kind: str, leaf: int = -1, sample: int = 0) -> dict | None:
     spec = dict(kind="tree", view=kind, record=component.record_key(ctx), leaf=int(leaf),
                 sample=int(sample), ink=INK, muted=MUTED, scale=DIVERGING)
     if kind == "regions":
-        spec.update(title=_template(regions_title(tr, _SENTINEL, 12345)).replace("12345", "{n}"),
+        spec.update(title=_template(regions_title(tr, _SENTINEL, 12345)).replace("12345",
+                                                                                  "{n}"),
                     lo=[float(v) for v in grid.lo], hi=[float(v) for v in grid.hi],
-                    zero=figures.tree_regions(tr, 0, grid))
+                    zero=component.figure(figures.tree_regions, tr, 0, grid))
     elif kind == "update":
         title, panels = update_titles(tr, _SENTINEL)
         spec.update(title=_template(title), panels=[_template(t) for t in panels],
-                    zero=figures.update_panels(tr, 0, grid))
+                    zero=component.figure(figures.update_panels, tr, 0, grid))
     else:
         spec.update(title=_template(diagram_title(tr, _SENTINEL)),
-                    names=[esc(n) for n in ctx.feature_names], zero=figures.tree_diagram(tr, 0))
-    spec["zero"] = json.loads(spec["zero"].to_json())
+                    names=[esc(n) for n in ctx.feature_names],
+                    zero=component.figure(figures.tree_diagram, tr, 0))
+    spec["zero"] = json.loads(spec["zero"].json)  # drawn once for every session
     return spec
 
 

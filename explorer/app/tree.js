@@ -58,7 +58,8 @@ export function signed(x, digits = 3) {
 // plotly.colors.sample_colorscale(scale, [point])[0] for a scale of [position, "#rrggbb"]
 export function sampleColor(scale, point) {
   const pos = scale.map((s) => s[0]);
-  const cols = scale.map(([, hex]) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255.0));
+  const cols = scale.map(([, hex]) => [1, 3, 5].map(
+    (i) => parseInt(hex.slice(i, i + 2), 16) / 255.0));
   let high = pos.findIndex((p) => p >= point);  // bisect_left
   if (high < 0) high = pos.length;
   const at = (a, i) => a[i < 0 ? a.length + i : i];  // Python's negative indices
@@ -158,14 +159,17 @@ export function arrange(spec) {
     below = Math.max(below, here);
   }
   const stack = [];
-  const bars = [...Object.entries(layout).filter(([key, v]) => key.startsWith("coloraxis") && isDict(v))
-    .map(([, v]) => v.colorbar), ...data.map((tr) => tr.colorbar),
-                ...data.filter((tr) => isDict(tr.marker)).map((tr) => tr.marker.colorbar)];
+  const bars = [
+    ...Object.entries(layout).filter(([key, v]) => key.startsWith("coloraxis") && isDict(v))
+      .map(([, v]) => v.colorbar),
+    ...data.map((tr) => tr.colorbar),
+    ...data.filter((tr) => isDict(tr.marker)).map((tr) => tr.marker.colorbar)];
   for (const bar of bars.filter((b) => isDict(b) && b.orientation === "h")) {
     bar.title = bar.title || {};
     bar.title.side = "top";
     const barFs = fontOf({ font: bar.tickfont }, fs);
-    stack.push([bar, fontOf(bar.title, fs) * LINE_EM + (bar.thickness ?? 30) + 8 * k + barFs * LINE_EM]);
+    stack.push([bar, fontOf(bar.title, fs) * LINE_EM + (bar.thickness ?? 30) + 8 * k
+                     + barFs * LINE_EM]);
   }
   layout.legend = layout.legend || {};
   const legend = layout.legend;
@@ -188,7 +192,8 @@ export function arrange(spec) {
   const b = pyRound(Math.max(own.b * k, needed));
   let H = grow !== 1.0 ? own.plot * grow + t + b : Number(own.height);
   let plot = Math.max(H - t - b, 1.0);
-  const titled = Object.values(ys).filter((a) => titleText(a) && isDict(a.title) && a.visible !== false)
+  const titled = Object.values(ys)
+    .filter((a) => titleText(a) && isDict(a.title) && a.visible !== false)
     .map((a) => [a, fontOf(a.title, fs), titleText(a)]);
   const tallest = Math.max(0.0, ...titled.map(([a, tfs, text]) => (Math.max(
     ...text.replace(BREAK, " ").split(/\s+/).filter(Boolean).map((w) => textWidth(w, tfs))) + 8 * k)
@@ -228,10 +233,12 @@ function leaveOutCrowdedLabels(layout, width, plot, k, fs) {
     const pad = 2 * ((note.borderpad ?? 1) + (note.borderwidth ?? 1)) + 2 * k;
     const w = Math.max(...lines.map((line) => textWidth(line, size))) + pad;
     const h = lines.length * size * LINE_EM + pad;
-    const cx = (note.x - x0) * sx + (note.xshift ?? 0), cy = (note.y - y0) * sy + (note.yshift ?? 0);
+    const cx = (note.x - x0) * sx + (note.xshift ?? 0);
+    const cy = (note.y - y0) * sy + (note.yshift ?? 0);
     const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
     const others = (kept[xref + "," + yref] ||= []);
-    note.visible = !others.some((o) => box[0] < o[2] && o[0] < box[2] && box[1] < o[3] && o[1] < box[3]);
+    note.visible = !others.some(
+      (o) => box[0] < o[2] && o[0] < box[2] && box[1] < o[3] && o[1] < box[3]);
     if (note.visible) others.push(box);
   }
 }
@@ -241,7 +248,9 @@ function leaveOutCrowdedLabels(layout, width, plot, k, fs) {
 function fill(template, m, extra = {}) {
   let text = template.replaceAll("{m1}", String(m + 1)).replaceAll("{m0}", String(m - 1))
     .replaceAll("{m}", String(m));
-  for (const [key, value] of Object.entries(extra)) text = text.replaceAll(`{${key}}`, String(value));
+  for (const [key, value] of Object.entries(extra)) {
+    text = text.replaceAll(`{${key}}`, String(value));
+  }
   return text;
 }
 
@@ -264,7 +273,9 @@ function leafAt(rec, tree, m, meta) {
 
 function leafRange(tree) {
   let vmax = 0;
-  for (let k = 0; k < tree.count; k++) if (tree.left(k) < 0) vmax = Math.max(vmax, Math.abs(tree.value(k)));
+  for (let k = 0; k < tree.count; k++) {
+    if (tree.left(k) < 0) vmax = Math.max(vmax, Math.abs(tree.value(k)));
+  }
   return vmax;
 }
 
@@ -276,9 +287,11 @@ function boxes(tree, lo, hi) {
     if (tree.left(k) === -1) { out.push([k, x0, x1, y0, y1]); continue; }
     const t = tree.threshold(k);
     if (tree.feature(k) === 0) {
-      stack.push([tree.right(k), Math.max(x0, t), x1, y0, y1], [tree.left(k), x0, Math.min(x1, t), y0, y1]);
+      stack.push([tree.right(k), Math.max(x0, t), x1, y0, y1],
+                 [tree.left(k), x0, Math.min(x1, t), y0, y1]);
     } else {
-      stack.push([tree.right(k), x0, x1, Math.max(y0, t), y1], [tree.left(k), x0, x1, y0, Math.min(y1, t)]);
+      stack.push([tree.right(k), x0, x1, Math.max(y0, t), y1],
+                 [tree.left(k), x0, x1, y0, Math.min(y1, t)]);
     }
   }
   return out.sort((a, b) => a[0] - b[0]);
@@ -293,7 +306,9 @@ function regions(fig, rec, m, meta) {
   let selected = null;
   for (const [node, x0, x1, y0, y1] of shown) {
     const g = tree.value(node);
-    const fillcolor = sampleColor(meta.scale, Math.min(Math.max((g + vmax) / (vmax + vmax), 0.0), 1.0));
+    // (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
+    const at = Math.min(Math.max((g + vmax) / (vmax + vmax), 0.0), 1.0);
+    const fillcolor = sampleColor(meta.scale, at);
     shapes.push({ type: "rect", x0, x1, y0, y1, layer: "below", fillcolor, opacity: 0.6,
                   line: { color: "white", width: 2 } });
     cx.push((x0 + x1) / 2);
@@ -323,7 +338,8 @@ function regions(fig, rec, m, meta) {
     const points = (keep) => {
       const idx = [];
       for (let i = 0; i < rec.n; i++) if (keep(i)) idx.push(i);
-      return { x: Float32Array.from(idx, (i) => X[i * d]), y: Float32Array.from(idx, (i) => X[i * d + 1]),
+      return { x: Float32Array.from(idx, (i) => X[i * d]),
+               y: Float32Array.from(idx, (i) => X[i * d + 1]),
                customdata: idx.map((i) => [-1 - i, i]) };
     };
     for (let c = 0; c < groups; c++) {
@@ -349,12 +365,14 @@ function update(fig, rec, m, meta, boundaryLines) {
   const step = new Float64Array(nx * ny);  // grid.tree_on_grid: nu * gamma, in float64
   for (let i = 0; i < ny; i++) {
     for (let j = 0; j < nx; j++) {
-      step[i * nx + j] = finite(rec.nu * rec.a.value[tree.base + rec.leaf(m, f32(xs[j]), f32(ys[i]))]);
+      const node = rec.leaf(m, f32(xs[j]), f32(ys[i]));
+      step[i * nx + j] = finite(rec.nu * rec.a.value[tree.base + node]);
     }
   }
   const absMax = (a) => a.reduce((top, v) => Math.max(top, Math.abs(v)), 0);
   const fmax = Math.max(absMax(before), absMax(after), 0.5), smax = Math.max(absMax(step), 1e-9);
-  const rows = (F) => Array.from({ length: ny }, (_, i) => Array.from(F.subarray(i * nx, (i + 1) * nx), f32));
+  const rows = (F) => Array.from({ length: ny },
+                                (_, i) => Array.from(F.subarray(i * nx, (i + 1) * nx), f32));
   const maps = [before, step, after];
   let k = 0;
   for (const trace of fig.data) {
@@ -400,10 +418,14 @@ function diagram(fig, rec, m, meta) {
     let text, bg, border, bw;
     if (tree.left(k) >= 0) {
       const left = tree.left(k), right = tree.right(k);
-      for (const child of [left, right]) { ex.push(x[k], x[child], null); ey.push(-depth[k], -depth[child], null); }
+      for (const child of [left, right]) {
+        ex.push(x[k], x[child], null);
+        ey.push(-depth[k], -depth[child], null);
+      }
       const split = `<b>${meta.names[tree.feature(k)]} ≤ ${num(tree.threshold(k), 4)}</b>`;
       text = tiny ? split : compact ? `${split}<br>n=${n}`
-        : `${split}<br>n = ${n}<br>Σr = ${sr}<br>Σh = ${sh}<br>improvement ${num(tree.improvement(k), 3)}`;
+        : `${split}<br>n = ${n}<br>Σr = ${sr}<br>Σh = ${sh}`
+          + `<br>improvement ${num(tree.improvement(k), 3)}`;
       [bg, border, bw] = ["#ffffff", "#9aa3ad", 1];
       if (!tiny) {
         for (const [child, word] of [[left, "yes"], [right, "no"]]) {
