@@ -77,6 +77,23 @@ def next_round(page):
     return page.locator(".st-key-next button:visible").first
 
 
+READY = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+
+def settled(page, sent: list) -> None:
+    """Wait for a browser step's one rerun to come and go (asked 300 ms after the step is
+    drawn; then the server runs the page and the browser draws what it sends), so that it
+    does not fall into the next step's time. A fixed pause is too short for the Tree
+    page, whose rerun redraws three charts."""
+    before = len(sent)
+    deadline = time.perf_counter() + 3
+    while len(sent) == before and time.perf_counter() < deadline:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(100)
+    page.wait_for_selector(READY, state="attached")
+    page.wait_for_timeout(250)  # the browser draws the server's figures
+
+
 def warm_numba_cache() -> float:
     start = time.perf_counter()
     code = ("import numpy as np, explorer; from explorer.numbers.grid import make_grid; explorer.warmup(); "
@@ -119,7 +136,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                         if in_browser:  # timed in the page: no Playwright round trip in it
                             times.append(page.evaluate(STEP_IN_PAGE) / 1000)
                             page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
-                            page.wait_for_timeout(400)  # let its one rerun come and go
+                            settled(page, sent)  # let its one rerun come and go
                             continue
                         next_round(page).click(timeout=20_000)
                         page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
