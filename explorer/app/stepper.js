@@ -327,5 +327,7 @@ export default function (component) {
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) { keep(data); return; }
   window.__explorerRecordModule = data.module;
   window.__explorerTreeModule = data.tree;
+  // fetched while the page settles, not at the first step (it is small, and cached)
+  if (data.tree) treeViews().catch((error) => console.error("stepper:", error));
   bar(component);
 }
