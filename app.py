@@ -11,7 +11,8 @@ import streamlit as st
 
 from explorer.app import assets
 
-st.set_page_config(page_title="Boosting Explorer", page_icon=":material/forest:",
+# the tab's icon is a file of ours: a Material icon would be fetched from Google's servers
+st.set_page_config(page_title="Boosting Explorer", page_icon=str(assets.ICON),
                    layout="wide", initial_sidebar_state="expanded")
 
 PAGES = [

@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 _HERE = Path(__file__).parent
+ICON = _HERE / "icon.svg"  # the browser tab's icon
 _STATIC = _HERE.parents[1] / "static"  # served by Streamlit (config.toml)
 
 
