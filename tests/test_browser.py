@@ -550,7 +550,9 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     read = """() => { const data = document.querySelector('.explorer-chart')._fullData;
         const z = [];
         for (const row of data[0].z) z.push(...Array.from(row));
-        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y)}); }"""
+        const points = [2, 3].map(k => Array.from(data[k].customdata, c => Array.from(c)));
+        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y),
+                               points}); }"""
     mine = json.loads(page.evaluate(read))
     wait_sent(page, sent, before + 1)
     titles_at_round(page, 8)
@@ -560,6 +562,12 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     assert z_mine.shape == z_server.shape
     # p = sigmoid(F) of the same F; the server's p is sent as float32
     assert np.abs(z_mine - z_server).max() < 1e-6
+    # the points keep their sample numbers (a click selects one) and show this round's p
+    for mine_k, server_k in zip(mine["points"], server["points"]):
+        mine_k, server_k = np.array(mine_k), np.array(server_k)
+        assert mine_k.shape == server_k.shape and len(mine_k) > 100
+        assert (mine_k[:, 0] == server_k[:, 0]).all()
+        assert np.abs(mine_k[:, 1] - server_k[:, 1]).max() < 1e-6
     page.close()
 
 
