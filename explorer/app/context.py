@@ -20,7 +20,7 @@ from ..numbers.grid import Grid, make_grid
 from ..lessons import LESSONS
 from ..settings import Settings
 from ..state import State
-from . import component, controls, drawing as draw, store
+from . import controls, drawing as draw, store
 from .figure_cache import name as name_shared
 
 _CTX = "_ctx"
@@ -133,7 +133,6 @@ def _fitted_with_grid(state: State, data_key: str, train, valid):
 
 def setup() -> None:
     """Draw the sidebar, make the data and the fit, and keep them for the page."""
-    component.preload()
     _warm()
     state = store.current()
     got = controls.data(state)
