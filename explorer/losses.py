@@ -12,6 +12,7 @@ import math
 import numpy as np
 from numba import njit
 from scipy.special import logit
+from scipy.stats import gmean
 
 from .text import number
 
@@ -150,6 +151,71 @@ def newton_step(sum_r, sum_h, n):
     if abs(den) < HESSIAN_FLOOR:
         return 0.0
     return (sum_r / n) / den
+
+
+# --- K >= 3 classes: the multinomial log-loss (scikit-learn's HalfMultinomialLoss) -------
+
+
+def initial_scores(y, n_classes):
+    """f0_k, the best constant raw scores: log p_k minus the mean of the log p over the classes.
+
+    p_k is the share of class k (``y`` holds class indices), clipped to [eps, 1 - eps], and
+    the link is scikit-learn's symmetric multinomial logit (log of p over its geometric mean).
+    """
+    prior = np.bincount(y.astype(np.int64), minlength=n_classes) / y.shape[0]
+    eps = np.finfo(np.float64).eps
+    prior = np.clip(prior, eps, 1 - eps, dtype=np.float64)[None, :]
+    return np.log(prior / gmean(prior, axis=1)[:, None])[0]
+
+
+@njit(cache=True, nogil=True)
+def softmax_residuals(y, raw, out):
+    """out[k, i] = y_ik - p_ik with p_i = softmax(raw[i]), the max subtracted first, as
+    scikit-learn's CyHalfMultinomialLoss.gradient computes it (then negated)."""
+    n_classes = raw.shape[1]
+    e = np.empty(n_classes)
+    for i in range(raw.shape[0]):
+        top = raw[i, 0]
+        for k in range(1, n_classes):
+            if top < raw[i, k]:
+                top = raw[i, k]
+        total = 0.0
+        for k in range(n_classes):
+            e[k] = math.exp(raw[i, k] - top)
+            total += e[k]
+        for k in range(n_classes):
+            out[k, i] = -(e[k] / total - (1.0 if y[i] == k else 0.0))
+
+
+@njit(cache=True, nogil=True)
+def multinomial_step(sum_r, sum_h, n, n_classes):
+    """Leaf value (K - 1)/K * mean(r) / mean(p (1 - p)), in scikit-learn's order of operations.
+
+    The (K - 1)/K factor is Friedman's (2001, algorithm 6), kept by scikit-learn; the
+    same guard as the binary Newton step gives no step where the hessian vanishes.
+    """
+    den = sum_h / n
+    if abs(den) < HESSIAN_FLOOR:
+        return 0.0
+    return ((sum_r / n) * ((n_classes - 1) / n_classes)) / den
+
+
+def softmax(raw):
+    """p over the last axis of raw scores, stably (the max subtracted first)."""
+    raw = np.asarray(raw, dtype=np.float64)
+    e = np.exp(raw - raw.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def multinomial_loss(y, raw):
+    """Mean multinomial log-loss log(sum_k e^F_k) - F_y over the samples (axis -2 of raw,
+    classes on the last axis; leading axes are rounds), by log-sum-exp."""
+    raw = np.asarray(raw, dtype=np.float64)
+    top = raw.max(axis=-1)
+    lse = top + np.log(np.exp(raw - top[..., None]).sum(axis=-1))
+    own = np.take_along_axis(raw, np.broadcast_to(y.astype(np.int64)[:, None],
+                                                  raw.shape[:-1] + (1,)), axis=-1)[..., 0]
+    return (lse - own).mean(axis=-1)
 
 
 def probability(code, raw):
