@@ -260,6 +260,7 @@ class Loss:
     residual_html = ""  # the pseudo-residual in a chart's (HTML) label
     residual_bound = None  # |r| < this for every F (a fixed colour scale), if any
     pm_form = False  # True where the +-1 label form is the same loss (MATH.md section 2)
+    multiclass = False  # True for K >= 3 classes: every quantity has one value per class
 
     @property
     def code(self) -> int:
@@ -363,9 +364,50 @@ class SquaredError(Loss):
                 "zero there.")
 
 
+class Multinomial(Loss):
+    """The log-loss with K >= 3 classes: softmax probabilities, one tree per class a round."""
+
+    name = "log_loss"
+    title = "multinomial log-loss"
+    multiclass = True
+    residual_html = "y<sub>k</sub> − p<sub>k</sub>"
+    residual_bound = 1.0
+    factor_note = ("The factor (K − 1)/K is Friedman's (2001, algorithm 6: K-class logistic "
+                   "boosting, a Newton step on the diagonal of the hessian); scikit-learn keeps "
+                   "it for backward compatibility, so the explorer shows it too.")
+
+    def p_html(self, m):
+        return f"softmax(F<sub>{m}</sub>)<sub>k</sub>"
+
+    def p_tex(self, m):
+        return r"\operatorname{softmax}(F_{" + str(m) + r"})_k"
+
+    def leaf_tex(self, R, F):
+        return (r"\gamma_k = \frac{K - 1}{K}\cdot\frac{\sum_{" + R + r"} (y_{ik} - p_{ik})}{\sum_{"
+                + R + r"} p_{ik}\,(1 - p_{ik})}")
+
+    def leaf_note(self, m):
+        return (f"p_ik = softmax(F_{m - 1}(x_i))_k are the class probabilities before round {m} "
+                "and y_ik is 1 for the samples of class k. " + self.factor_note)
+
+    def f0_tex(self, f):
+        """``f`` from ``numbers.summaries.f0_summary``: counts, n, f0 (one per class)."""
+        K = len(f["counts"])
+        shares = ", ".join(r"\tfrac{" + str(c) + "}{" + str(f["n"]) + "}" for c in f["counts"])
+        values = ", ".join(number(v) for v in f["f0"])
+        return [r"f_{0k} = \log p_k - \frac{1}{K}\sum_{j} \log p_j,\qquad p = (" + shares + ")",
+                r"f_0 = (" + values + r"),\qquad \operatorname{softmax}(f_0) = p\quad (K = "
+                + str(K) + ")"]
+
+    def f0_note(self, f):
+        return ("f₀ holds the log of each class's share, centred so that the K values sum to "
+                "0 (scikit-learn's symmetric multinomial link): softmax(f₀) gives back the shares.")
+
+
 LOSSES = {loss.name: loss for loss in (LogLoss(), ExponentialLoss(), SquaredError())}
+MULTINOMIAL = Multinomial()
 
 
 def of(trace) -> Loss:
-    """The loss a trace was fitted with."""
-    return LOSSES[trace.loss]
+    """The loss a trace was fitted with (the multinomial log-loss with K >= 3 classes)."""
+    return MULTINOMIAL if trace.is_multiclass else LOSSES[trace.loss]

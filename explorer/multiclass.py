@@ -26,11 +26,11 @@ import numpy as np
 from numba import njit
 
 from . import losses, second_order
+from .data import MAX_CLASSES  # noqa: F401  (fit's limit on K, shared with the uploads)
 from .trace import step
 from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaves_of, restrict_order,
                    sorted_values, sum_up)
 
-MAX_CLASSES = 10
 
 
 @njit(cache=True, nogil=True)

@@ -24,6 +24,8 @@ def f0_summary(trace) -> dict:
     """
     if not trace.is_classifier:
         return regression_f0(trace)
+    if trace.is_multiclass:
+        return multiclass_f0(trace)
     y = trace.y
     n = int(len(y))
     n_pos = int(np.count_nonzero(y == 1.0))
@@ -38,6 +40,15 @@ def f0_summary(trace) -> dict:
     return dict(n_pos=n_pos, n_neg=n_neg, n=n, pbar=pbar, ybar=ybar, f0=float(trace.f0),
                 from_counts=from_counts, from_pm=from_pm, half=half,
                 p0=float(trace.link(np.array([trace.f0]))[0]))
+
+
+def multiclass_f0(trace) -> dict:
+    """f0 with K >= 3 classes. Keys: counts (per class), n, f0 (the engine's, per class),
+    p0 (softmax of f0: the class shares, clipped), classes (the labels as text)."""
+    counts = np.bincount(trace.y.astype(np.int64), minlength=trace.n_classes)
+    f0 = np.asarray(trace.f0, dtype=np.float64)
+    return dict(counts=[int(c) for c in counts], n=int(len(trace.y)), f0=f0.tolist(),
+                p0=trace.link(f0).tolist(), classes=[str(c) for c in trace.classes])
 
 
 def regression_f0(trace) -> dict:
