@@ -519,3 +519,18 @@ def warmup():
         for dtype in (np.float64, np.float32):  # float32: the app's grids
             trace.staged_decision_grid(X[:, 0], X[:, 1], dtype=dtype)
         trace.residual(1)
+
+
+def warmup_multiclass():
+    """Compile the K-class kernels once (cached on disk by numba), apart from warmup(): a
+    process that never fits three classes never compiles them."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(45, 2))
+    y = np.arange(45) % 3
+    for options in (dict(subsample=0.8, X_valid=X, y_valid=y), dict(max_leaves=3),
+                    dict(split="hessian")):
+        trace = fit(X, y, n_rounds=2, **options)
+        trace.staged_decision_function(X)
+        for dtype in (np.float64, np.float32):  # float32: the app's grids
+            trace.staged_decision_grid(X[:, 0], X[:, 1], dtype=dtype)
+        trace.residual(1)

@@ -209,6 +209,12 @@ FIELDS: tuple[Field, ...] = (
           help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
     Field("showvalid", bool, False, "Show validation points", "view",
           help="Hollow diamonds: points held out of the fit."),
+    Field("cls", int, 0, "Class k", "view", 0, 9, 1,
+          help="With three classes or more, each round has one tree per class: the class "
+               "whose residuals y_k − p_k and tree are shown."),
+    Field("pk", bool, False, "Map p_k of class k", "view",
+          help="With three classes or more: the map shows the probability of class k "
+               "alone, instead of the most probable class everywhere."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
           help="Each side is your setting from the sidebar, changed as the pair says."),
     Field("lesson", str, "", "Lesson", "view", choices=("",) + tuple(LESSONS),
@@ -251,6 +257,8 @@ class State:
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
     showvalid: bool = BY_KEY["showvalid"].default
+    cls: int = BY_KEY["cls"].default
+    pk: bool = BY_KEY["pk"].default
     pair: str = BY_KEY["pair"].default
     lesson: str = BY_KEY["lesson"].default
     present: bool = BY_KEY["present"].default
@@ -311,9 +319,11 @@ class State:
     def with_round(self, m: int) -> "State":
         return replace(self, round=max(0, min(int(m), self.rounds)))
 
-    def for_samples(self, n: int) -> "State":
-        """The selected sample clamped to the n training points of the fit."""
-        return replace(self, sample=min(max(self.sample, 0), n - 1))
+    def for_samples(self, n: int, n_classes: int = 1) -> "State":
+        """The selected sample clamped to the n training points of the fit, the class to
+        its classes."""
+        return replace(self, sample=min(max(self.sample, 0), n - 1),
+                       cls=min(max(self.cls, 0), max(n_classes - 1, 0)))
 
     # --- what the engine and the data module take ---
 

@@ -4,7 +4,8 @@ import streamlit as st
 
 from explorer import app, figures
 
-ctx = app.page("Curves: loss and accuracy round by round, and where it starts")
+ctx = app.page("Curves: loss and accuracy round by round, and where it starts",
+               multiclass=True)
 
 
 def body(ctx):

@@ -12,12 +12,13 @@ from ..text import number as fmt
 from .component import chart, figure
 from .context import lesson, md_escape, page, setup, variant
 from .controls import MAX_POINT_ROUNDS, field
-from .stepper import (follows, leaf_picker, mark_acted, round_bar, run_page, sample_picker,
-                      select_leaf_from, select_round_from, select_sample_from)
+from .stepper import (class_picker, follows, leaf_picker, mark_acted, round_bar, run_page,
+                      sample_picker, select_leaf_from, select_round_from, select_sample_from)
 from .store import current as state
 from .text import f0_block, leaf_block, ledger_table, metrics_row, sample_block
 
-__all__ = ["MAX_POINT_ROUNDS", "chart", "f0_block", "field", "figure", "fmt", "follows",
+__all__ = ["MAX_POINT_ROUNDS", "chart", "class_picker", "f0_block", "field", "figure", "fmt",
+           "follows",
            "leaf_block",
            "leaf_picker", "ledger_table", "lesson", "mark_acted", "md_escape", "metrics_row",
            "page", "round_bar", "run_page", "sample_block", "sample_picker", "select_leaf_from",

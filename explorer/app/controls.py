@@ -38,7 +38,7 @@ def field(key: str, state: State, container=st, disabled: bool = False, on_chang
     f = BY_KEY[key]
     store.seed(key, getattr(state, key))
     common = dict(key=key, help=f.help, disabled=disabled, on_change=on_change)
-    if key in ("split", "leafrule", "data", "pair"):
+    if key in ("split", "leafrule", "data", "pair", "cls"):
         # plain names: they are also what the URL says
         return container.selectbox(f.label, options or f.choices, format_func=format_func,
                                    **common)
@@ -91,7 +91,9 @@ def data(state: State) -> tuple[object, object, str, str] | str:
     if state.data != UPLOAD:
         # one list holds both tasks' sets: the set decides the task, said under it
         side.caption("Regression: predict the number y from x (squared error)."
-                     if state.data in TOY_SETS["regression"] else "Classification: two classes.")
+                     if state.data in TOY_SETS["regression"] else
+                     "Classification: three classes, one tree per class and round."
+                     if state.data in datamod.MULTICLASS_SETS else "Classification: two classes.")
         for key in ("n", "noise", "balance"):
             field(key, state, side, disabled=key == "balance" and state.is_regression)
         _seed_and_share(state)

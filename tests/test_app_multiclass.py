@@ -1,0 +1,89 @@
+"""AppTest with three classes or more: every page opens with a 3-class toy set and a
+3-class upload at rounds 0, 1 and M without an exception; the Model, Tree and Curves pages
+show every class (class map, p_k on request, residuals and tree per class, the (K - 1)/K
+factor), the others say clearly that they show two classes so far."""
+
+from __future__ import annotations
+
+import pytest
+
+from apptest_helpers import (PAGES, assert_clean, chart_text, charts, open_page, page_text,
+                             round_of, upload)
+from explorer.process import ROOT
+import re
+
+REGISTERED = re.findall(r'st\.Page\("(pages/[\w-]+\.py)"', (ROOT / "app.py").read_text())
+SHOWN = ("pages/model.py", "pages/tree.py", "pages/curves.py")  # pages drawing K classes
+ROUNDS = 6
+THREE_CSV = ("x1,x2,species\n" + "".join(
+    f"{(i * 37) % 50 / 10},{(i * 11) % 30 / 10 + 2 * (i % 3)},{('emu', 'cat', 'dog')[i % 3]}\n"
+    for i in range(90))).encode("utf-8")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _warm(warm_engine):
+    """The app runs in this process: compile the K-class kernels once first."""
+    from explorer.boosting import warmup_multiclass
+    warmup_multiclass()
+
+
+@pytest.mark.parametrize("page", REGISTERED)
+@pytest.mark.parametrize("m", [0, 1, ROUNDS])
+def test_every_page_opens_with_three_classes(page, m):
+    at = open_page(page, data="blobs", rounds=ROUNDS, round=m, n=120)
+    assert_clean(at)
+    text = page_text(at) + " ".join(i.value for i in at.info)
+    if page in SHOWN:
+        assert round_of(at) == m
+    else:
+        assert "3 classes" in text and "two classes only" in text
+
+
+def test_the_model_page_maps_the_most_probable_class_and_one_class_on_request():
+    at = open_page(PAGES[0], data="iris", rounds=ROUNDS, round=ROUNDS)
+    assert_clean(at)
+    figs = charts(at)
+    assert "the most probable class" in figs[0]["layout"]["title"]["text"]
+    names = {t.get("name") for t in figs[0]["data"]}
+    assert {"class setosa", "class versicolor", "class virginica"} <= names
+    assert "boundaries between classes" in names
+    assert "Residuals of class setosa" in figs[1]["layout"]["title"]["text"]
+    at.selectbox(key="cls").set_value(2).run()
+    at.toggle(key="pk").set_value(True).run()
+    assert_clean(at)
+    figs = charts(at)
+    assert "p of class virginica" in figs[0]["layout"]["title"]["text"]
+    assert "Residuals of class virginica" in figs[1]["layout"]["title"]["text"]
+    assert at.query_params["cls"] == "2" and at.query_params["pk"] == "true"  # in the link
+
+
+def test_the_tree_page_shows_tree_m_k_with_the_factor():
+    at = open_page("pages/tree.py", data="spiral", rounds=ROUNDS, round=2, cls=1, n=150)
+    assert_clean(at)
+    assert "Tree (2, 1)" in chart_text(at)
+    text = page_text(at)
+    assert r"\frac{K - 1}{K}" in text and r"\frac{2}{3}\cdot" in text
+    assert "Friedman" in text
+
+
+def test_curves_show_the_multinomial_log_loss_and_accuracy():
+    at = open_page("pages/curves.py", data="blobs", rounds=ROUNDS, round=ROUNDS, n=120)
+    assert_clean(at)
+    assert "multinomial log-loss" in chart_text(at)
+    assert "softmax" in page_text(at)  # f0: softmax(f0) gives back the class shares
+
+
+def test_a_three_class_upload_opens_every_page():
+    at = open_page(PAGES[0], rounds=ROUNDS)
+    upload(at, THREE_CSV)
+    assert_clean(at)
+    assert "class cat" in chart_text(at)
+    for page in REGISTERED[1:]:
+        at.switch_page(page).run()
+        assert_clean(at)
+
+
+def test_exponential_loss_with_three_classes_is_a_clear_message():
+    at = open_page(PAGES[0], data="blobs", loss="exponential", rounds=ROUNDS)
+    assert not at.exception
+    assert at.error and "exponential" in at.error[0].value and "two classes" in at.error[0].value
