@@ -176,6 +176,10 @@ def export(args, log=print) -> list[Path]:
                     y_valid=None if valid is None else valid.y, **params)
     except ValueError as error:  # the engine names its parameters: name the options
         raise ValueError(_FLAGS.sub(lambda match: _FLAG[match.group(0)], str(error))) from None
+    if trace.is_multiclass:
+        raise ValueError(f"{label} has {trace.n_classes} classes; the exports show two classes "
+                         "so far. The app's Model, Tree and Curves pages show every class "
+                         "(their chart toolbar saves PNG or SVG).")
     rounds = (exporting.storyboard_rounds(trace.n_rounds) if args.export_rounds is None
               else exporting.parse_rounds(args.export_rounds, trace.n_rounds))
     grid = make_grid(trace)

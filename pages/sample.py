@@ -5,7 +5,7 @@ import streamlit as st
 from explorer import app, figures
 from explorer.numbers import summaries
 
-ctx = app.page("Sample: one point's account, round by round")
+ctx = app.page("Sample: one point's account, round by round", multiclass=True)
 
 
 def map_title(trace, m: int) -> str:
@@ -28,7 +28,8 @@ def body(ctx):
         i = app.sample_picker(ctx, s)
         app.sample_block(ctx, i, m, ledger)
         app.chart(app.figure(figures.sample_trajectory, tr, i, m,
-                             uirevision=ctx.key, height=320), s, "trajectory", live=True,
+                             uirevision=ctx.key, height=320, classes=ctx.classes), s,
+                  "trajectory", live=True,
                   step=app.follows(ctx, "trajectory"))
     st.markdown(f"##### The ledger of sample #{i}: every round")
     app.ledger_table(ctx, ledger, m)

@@ -13,7 +13,7 @@ from explorer.process import ROOT
 import re
 
 REGISTERED = re.findall(r'st\.Page\("(pages/[\w-]+\.py)"', (ROOT / "app.py").read_text())
-SHOWN = ("pages/model.py", "pages/tree.py", "pages/curves.py")  # pages drawing K classes
+SHOWN = ("pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py")
 ROUNDS = 6
 THREE_CSV = ("x1,x2,species\n" + "".join(
     f"{(i * 37) % 50 / 10},{(i * 11) % 30 / 10 + 2 * (i % 3)},{('emu', 'cat', 'dog')[i % 3]}\n"
@@ -87,3 +87,13 @@ def test_exponential_loss_with_three_classes_is_a_clear_message():
     at = open_page(PAGES[0], data="blobs", loss="exponential", rounds=ROUNDS)
     assert not at.exception
     assert at.error and "exponential" in at.error[0].value and "two classes" in at.error[0].value
+
+
+def test_the_sample_page_follows_the_sample_through_each_class_tree():
+    at = open_page("pages/sample.py", data="blobs", rounds=ROUNDS, round=2, sample=5, n=120)
+    assert_clean(at)
+    assert "p of class 2" in chart_text(at) and "F of class 0" in chart_text(at)
+    block = at.dataframe[0].value
+    assert list(block["class k"]) == ["0", "1", "2"]
+    assert "leaf in tree (2, k)" in block.columns and (block["leaf in tree (2, k)"] >= 0).all()
+    assert r"\operatorname{softmax}" in page_text(at)

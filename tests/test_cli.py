@@ -105,6 +105,8 @@ def run_main(capsys, *argv) -> tuple[int, str]:
     (["--n", "3"], "number of points"),
     (["--csv", "/nonexistent/points.csv"], "could not be opened"),
     (["--features", "a,b"], "--csv"),
+    (["--dataset", "blobs", "--n", "60", "--n-rounds", "2"], "3 classes; the exports show two"),
+    (["--dataset", "blobs", "--loss", "exponential"], "only suitable for two classes"),
 ])
 def test_cli_bad_input_says_what_is_wrong(capsys, tmp_path, warm_engine, argv, message):
     formats = [] if "--formats" in argv else ["--formats", "svg"]

@@ -193,7 +193,7 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
                 icon=":material/school:")
 
 
-MULTICLASS_PAGES = ("Model", "Tree", "Curves")  # the pages that show K >= 3 classes so far
+MULTICLASS_PAGES = ("Model", "Tree", "Sample", "Curves")  # pages that show K >= 3 classes
 
 
 def page(title: str, multiclass: bool = False) -> Context:

@@ -124,6 +124,9 @@ def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
     loss = losses.of(tr)
     where = ", ".join(f"{md_escape(name)} = {fmt(v, 4)}"
                       for name, v in zip(ctx.feature_names, ledger["x"]))
+    if loss.multiclass:
+        _class_sample_block(ctx, i, m, ledger, where)
+        return
     if loss.is_classifier:
         y = int(ledger["y"])
         st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(ctx.classes[y])})")
@@ -151,8 +154,39 @@ def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
     st.latex(after)
 
 
+def _class_sample_block(ctx, i: int, m: int, ledger: dict, where: str) -> None:
+    """sample_block with K >= 3 classes: the sample in each of round m's K trees."""
+    tr, names = ctx.trace, ctx.classes
+    y = int(ledger["y"])
+    st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(names[y])})")
+    p = ", ".join(fmt(v, 4) for v in ledger["p"][m])
+    if m > 0:
+        st.dataframe({
+            "class k": list(names),
+            f"leaf in tree ({m}, k)": ledger["leaf"][m],
+            "r fitted, y_k − p_k": ledger["residual"][m],
+            "γ": ledger["gamma"][m],
+            f"F_{m - 1},k": ledger["F"][m - 1],
+            f"F_{m},k = F_{m - 1},k + ν·γ": ledger["F"][m],
+            f"p_{m},k": ledger["p"][m],
+        }, hide_index=True, width="stretch")
+    st.latex(r"p_{" + str(m) + r"} = \operatorname{softmax}(F_{" + str(m) + "}) = (" + p
+             + ")")
+
+
 def ledger_table(ctx, ledger: dict, m: int) -> None:
-    """View 8: the sample's F, p, residual, leaf and update at every round."""
+    """View 8: the sample's F, p, residual, leaf and update at every round (with K >= 3
+    classes: its leaf, F and p in each class's tree)."""
+    if ctx.trace.is_multiclass:
+        rows = {"round m": ledger["round"], "now": np.where(ledger["round"] == m, "◀", "")}
+        for k, name in enumerate(ctx.classes):
+            rows[f"leaf ({name})"] = ledger["leaf"][:, k]
+            rows[f"F ({name})"] = ledger["F"][:, k]
+            rows[f"p ({name})"] = ledger["p"][:, k]
+        st.dataframe(rows, hide_index=True, width="stretch", height=320)
+        st.caption("Round 0 has no trees (leaves −1): F₀ = f₀. From round 1, each class's "
+                   "F_k moves by ν·γ of the sample's leaf in tree (m, k); p = softmax(F).")
+        return
     rows = {
         "round m": ledger["round"],
         "now": np.where(ledger["round"] == m, "◀", ""),

@@ -13,6 +13,7 @@ from plotly.colors import sample_colorscale
 from .. import losses
 from ..numbers import summaries
 from ..text import no_tree
+from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, signed)
 
@@ -186,9 +187,13 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
 
 
 def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, height: int = 380,
-                      uirevision=None) -> go.Figure:
-    """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked."""
+                      uirevision=None, classes=None) -> go.Figure:
+    """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked (every
+    class's F_k and p_k with K >= 3 classes)."""
     L = ledger if ledger is not None else summaries.ledger(trace, i)
+    if trace.is_multiclass:
+        return class_trajectory(trace, i, m, L, height=height, uirevision=uirevision,
+                                classes=classes)
     rounds = L["round"]
     F = finite(L["F"])
     if L["p"] is None:

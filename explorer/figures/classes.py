@@ -131,3 +131,40 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
     return make_figure([panel.trace(t) for t in data], base_layout(
         title or class_map_title(trace, m, k, classes), height, uirevision,
         **plane_layout(grid, feature_names, panel)))
+
+
+def class_trajectory(trace, i: int, m: int, ledger: dict, *, height: int = 380,
+                     uirevision=None, classes=None) -> go.Figure:
+    """Sample i's F_k (solid, left axis) and p_k (dashed, right axis) of every class against
+    rounds, round m marked; its own class drawn thicker."""
+    names = class_labels(trace, classes)
+    rounds = ledger["round"]
+    F, P = finite(ledger["F"]), finite(ledger["p"])
+    own = int(ledger["y"])
+    data = []
+    for k, name in enumerate(names):
+        width = 3.5 if k == own else 1.8
+        data += [
+            dict(type="scatter", x=rounds, y=F[:, k], mode="lines", name=f"F of {name}",
+                 legendgroup=name, line=dict(color=class_colour(k), width=width),
+                 hovertemplate="round %{x}: F = %{y:.4f}<extra>" + name + "</extra>"),
+            dict(type="scatter", x=rounds, y=P[:, k], mode="lines", name=f"p of {name}",
+                 legendgroup=name, yaxis="y2", showlegend=False,
+                 line=dict(color=class_colour(k), width=width, dash="dash"),
+                 hovertemplate="round %{x}: p = %{y:.4f}<extra>" + name + "</extra>"),
+        ]
+    data.append(dict(type="scatter", x=[m] * len(names), y=P[m], mode="markers", yaxis="y2",
+                     showlegend=False, hoverinfo="skip",
+                     marker=dict(size=11, color=[class_colour(k) for k in range(len(names))],
+                                 line=dict(color="white", width=1.5))))
+    shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
+                   line=dict(color=INK, width=1.5))]
+    return make_figure(data, base_layout(
+        f"Sample #{i} ({names[own]}): F_k (solid) and p_k (dashed) by round", height,
+        uirevision, hovermode="x", shapes=shapes,
+        legend=dict(orientation="h", x=0, y=-0.35, yanchor="top"),
+        xaxis=dict(title=dict(text="round m"), range=[-0.5, trace.n_rounds + 0.5],
+                   domain=[0, 0.92]),
+        yaxis=dict(title=dict(text="F<sub>m,k</sub>")),
+        yaxis2=dict(title=dict(text="p<sub>m,k</sub>"), range=[0, 1], overlaying="y",
+                    side="right", showgrid=False, anchor="x")))

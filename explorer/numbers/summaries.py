@@ -171,8 +171,11 @@ def ledger(trace, i: int) -> dict:
     round; leaf (node id in tree m, -1 at round 0); in_bag (None without subsampling);
     residual (r fitted by tree m, that is r at F_(m-1); NaN-free: 0 at round 0);
     gamma (its leaf's value; 0 at round 0); update (nu * gamma); F (F_m); p (p_m; None
-    for a regression).
+    for a regression). With K >= 3 classes leaf, residual, gamma, update, F and p have a
+    last axis of K classes: (M + 1, K), the sample in each of the round's K trees.
     """
+    if trace.is_multiclass:
+        return _class_ledger(trace, i)
     M = trace.n_rounds
     rounds = np.arange(M + 1)
     leaf = np.asarray(trace.leaf[:, i], dtype=np.int64).copy()
@@ -189,6 +192,25 @@ def ledger(trace, i: int) -> dict:
                 update=trace.learning_rate * gamma, F=F,
                 p=trace.link(F) if trace.is_classifier else None,
                 y=float(trace.y[i]), x=np.asarray(trace.X[i], dtype=np.float64))
+
+
+def _class_ledger(trace, i: int) -> dict:
+    """ledger() with K >= 3 classes: one column per class."""
+    M, K = trace.n_rounds, trace.n_classes
+    leaf = np.asarray(trace.leaf[:, i, :], dtype=np.int64).copy()
+    leaf[0] = -1
+    gamma = np.zeros((M + 1, K))
+    for k in range(K):  # tree (m, k) is nodes[offsets[k, m - 1]:offsets[k, m]]
+        gamma[1:, k] = trace.nodes["value"][np.asarray(trace.offsets[k, :M], dtype=np.int64)
+                                            + leaf[1:, k]]
+    r = trace.sample_residuals(i)
+    fitted = np.zeros((M + 1, K))
+    fitted[1:] = r[:-1]
+    F = np.asarray(trace.raw[:, i, :], dtype=np.float64)
+    in_bag = None if trace.in_bag is None else np.asarray(trace.in_bag[:, i], dtype=bool)
+    return dict(round=np.arange(M + 1), leaf=leaf, in_bag=in_bag, residual=fitted, gamma=gamma,
+                update=trace.learning_rate * gamma, F=F, p=trace.link(F), y=float(trace.y[i]),
+                x=np.asarray(trace.X[i], dtype=np.float64))
 
 
 def round_metrics(trace, m: int) -> dict:
