@@ -101,7 +101,7 @@ def parser() -> argparse.ArgumentParser:
     data.add_argument("--csv", type=Path, metavar="FILE",
                       help="a CSV file instead of a toy set: a header row, then one row per point")
     data.add_argument("--task", choices=TASKS, default=TASKS[0],
-                      help="what the CSV file's target holds: two classes (classification, "
+                      help="what the CSV file's target holds: 2 to 10 classes (classification, "
                            "the default) or numbers (regression, squared error)")
     data.add_argument("--features", type=_list, metavar="A,B",
                       help="the feature columns of the CSV file: two, or one or two for a "

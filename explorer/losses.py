@@ -400,8 +400,9 @@ class Multinomial(Loss):
                 + str(K) + ")"]
 
     def f0_note(self, f):
-        return ("f₀ holds the log of each class's share, centred so that the K values sum to "
-                "0 (scikit-learn's symmetric multinomial link): softmax(f₀) gives back the shares.")
+        return ("f₀ holds the log of each class's share, centred so that the K values sum "
+                "to 0 (scikit-learn's symmetric multinomial link): softmax(f₀) gives back "
+                "the shares.")
 
 
 LOSSES = {loss.name: loss for loss in (LogLoss(), ExponentialLoss(), SquaredError())}

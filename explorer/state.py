@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields as dc_fields, replace
 from typing import Any, Mapping
 from urllib.parse import urlencode
 
-from .data import CLASSIFICATION_SETS, REGRESSION_SETS
+from .data import CLASSIFICATION_SETS, MULTICLASS_SETS, REGRESSION_SETS
 from .lessons import LESSONS
 from .boosting import DEFAULTS
 from .settings import Settings, applies
@@ -134,13 +134,14 @@ class Field:
 FIELDS: tuple[Field, ...] = (
     # --- data ---
     Field("task", str, "classification", "Task", "data", choices=TASKS,
-          help="What the upload's label column holds. Classification: two classes, "
-               "log-loss or exponential loss. Regression: a number to predict from one or "
-               "two inputs, squared error. (A toy set decides it.)"),
+          help="What the upload's label column holds. Classification: two classes "
+               "(log-loss or exponential loss) or three to ten (the multinomial log-loss, one "
+               "tree per class and round). Regression: a number to predict from one or two "
+               "inputs, squared error. (A toy set decides it.)"),
     Field("data", str, "moons", "Dataset", "data", choices=DATASETS,
-          help=f"A toy set, or upload your own CSV file. Classification (two classes): "
-               f"{', '.join(CLASSIFICATION_SETS)}. Regression (a number): "
-               f"{', '.join(REGRESSION_SETS)}."),
+          help=f"A toy set, or upload your own CSV file. Classification (two classes; "
+               f"three for {', '.join(MULTICLASS_SETS)}): {', '.join(CLASSIFICATION_SETS)}. "
+               f"Regression (a number): {', '.join(REGRESSION_SETS)}."),
     Field("n", int, 400, "Points", "data", 20, 10_000, 10,
           help="Number of points, training and validation together."),
     Field("noise", float, 0.25, "Noise", "data", 0.0, 1.0, 0.05,

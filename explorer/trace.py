@@ -252,8 +252,8 @@ class Trace:
                 for k in range(self.n_classes if self.is_multiclass else 1)]
 
     def staged_decision_grid(self, xs, ys, dtype=np.float64):
-        """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys), len(xs)),
-        with a last axis of K classes for K >= 3.
+        """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys),
+        len(xs)), with a last axis of K classes for K >= 3.
 
         Equal to staged_decision_function on the grid's points (two features only),
         but each tree is evaluated once per cell of its own thresholds, not per point.

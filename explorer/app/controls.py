@@ -90,12 +90,17 @@ def data(state: State) -> tuple[object, object, str, str] | str:
     field("data", state, side)
     if state.data != UPLOAD:
         # one list holds both tasks' sets: the set decides the task, said under it
-        side.caption("Regression: predict the number y from x (squared error)."
-                     if state.data in TOY_SETS["regression"] else
-                     "Classification: three classes, one tree per class and round."
-                     if state.data in datamod.MULTICLASS_SETS else "Classification: two classes.")
+        if state.data in TOY_SETS["regression"]:
+            side.caption("Regression: predict the number y from x (squared error).")
+        elif state.data in datamod.MULTICLASS_SETS:
+            side.caption("Classification: three classes, one tree per class and round.")
+        else:
+            side.caption("Classification: two classes.")
+        fixed = {datamod.IRIS: ("n", "noise", "balance")}.get(  # iris is measured data
+            state.data, ("balance",) if state.data in datamod.MULTICLASS_SETS
+            or state.is_regression else ())
         for key in ("n", "noise", "balance"):
-            field(key, state, side, disabled=key == "balance" and state.is_regression)
+            field(key, state, side, disabled=key in fixed)
         _seed_and_share(state)
         n = min(state.n, budget(state.rounds))
         note = "" if n == state.n else (
@@ -113,7 +118,7 @@ def data(state: State) -> tuple[object, object, str, str] | str:
         f"CSV file (at most {MAX_UPLOAD_MB} MB)", type=["csv", "txt", "tsv"], key="upload_file",
         help="A header row, then one row per point; comma, semicolon or tab separated. "
              "Choose two numeric feature columns (one is enough for a regression) and a "
-             "label column: two classes, or the numbers to predict.")
+             "label column: two to ten classes, or the numbers to predict.")
     _seed_and_share(state)
     if upload is None:
         return ("Upload a CSV file in the sidebar (a header row, then one row per point), "
@@ -184,7 +189,7 @@ def _columns(table, regression: bool) -> tuple[list[str], str]:
             ss[key] = default
     st.sidebar.selectbox("Feature on the x axis", choices["up_x"][0], key="up_x")
     st.sidebar.selectbox("Feature on the y axis", second, key="up_y")
-    st.sidebar.selectbox("Target (numbers)" if regression else "Label (two classes)", columns,
+    st.sidebar.selectbox("Target (numbers)" if regression else "Label (2 to 10 classes)", columns,
                          key="up_label")
     return [ss["up_x"]] + ([] if ss["up_y"] == _NO_FEATURE else [ss["up_y"]]), ss["up_label"]
 
