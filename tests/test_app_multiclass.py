@@ -1,19 +1,22 @@
 """AppTest with three classes or more: every page opens with a 3-class toy set and a
-3-class upload at rounds 0, 1 and M without an exception; the Model, Tree and Curves pages
-show every class (class map, p_k on request, residuals and tree per class, the (K - 1)/K
-factor), the others say clearly that they show two classes so far."""
+3-class upload at rounds 0, 1 and M without an exception; every page but Slides shows
+every class (class map, p_k on request, residuals, tree, leaf and splits per class with the
+(K - 1)/K factor, a sample in each class's tree, curves, Compare), and Slides says clearly
+that it shows two classes so far."""
 
 from __future__ import annotations
 
 import pytest
 
-from apptest_helpers import (PAGES, assert_clean, chart_text, charts, open_page, page_text,
-                             round_of, upload)
-from explorer.process import ROOT
 import re
 
+from apptest_helpers import (PAGES, assert_clean, chart_text, charts, open_page, page_text,
+                             round_of, unescape, upload)
+from explorer.process import ROOT
+
 REGISTERED = re.findall(r'st\.Page\("(pages/[\w-]+\.py)"', (ROOT / "app.py").read_text())
-SHOWN = ("pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py")
+SHOWN = ("pages/model.py", "pages/tree.py", "pages/sample.py", "pages/curves.py",
+         "pages/leaf_maths.py", "pages/splits.py", "pages/compare.py")
 ROUNDS = 6
 THREE_CSV = ("x1,x2,species\n" + "".join(
     f"{(i * 37) % 50 / 10},{(i * 11) % 30 / 10 + 2 * (i % 3)},{('emu', 'cat', 'dog')[i % 3]}\n"
@@ -97,3 +100,25 @@ def test_the_sample_page_follows_the_sample_through_each_class_tree():
     assert list(block["class k"]) == ["0", "1", "2"]
     assert "leaf in tree (2, k)" in block.columns and (block["leaf in tree (2, k)"] >= 0).all()
     assert r"\operatorname{softmax}" in page_text(at)
+
+
+def test_the_leaf_maths_page_checks_a_three_class_fit_against_scikit_learn():
+    at = open_page("pages/leaf_maths.py", data="blobs", rounds=ROUNDS, round=2, cls=2, n=120)
+    assert_clean(at)
+    assert "Leaf" in page_text(at) and "tree (2, 2)" in page_text(at)
+    assert "2/3 · Σr / Σh" in page_text(at)
+    at.button(key="agree_run").click().run()
+    assert_clean(at)
+    values = {m.label: m.value for m in at.metric}
+    assert values["Largest |ΔF|, training points"] == "0.00e+00"
+    assert values["Largest |ΔF|, grid over the plane"] == "0.00e+00"
+
+
+def test_the_compare_page_sets_two_three_class_fits_side_by_side():
+    at = open_page("pages/compare.py", data="spiral", rounds=ROUNDS, round=3, n=150)
+    assert_clean(at)
+    figs = charts(at)
+    assert sum("the most probable class" in f["layout"]["title"]["text"] for f in figs) == 2
+    at.selectbox(key="pair").set_value("leafrule").run()
+    assert not at.exception  # mean leaves are for two classes: a message, not a crash
+    assert at.error and "leave leaf='newton'" in unescape(at.error[0].value)

@@ -122,3 +122,38 @@ def test_every_view_of_three_classes_draws_finite_numbers(three, m):
     if m:
         assert f"Tree ({m}, 1)" in drawn[4].layout.title.text
         assert "2/3" in drawn[6].layout.title.text
+
+
+def test_a_leafs_own_loss_along_its_class_and_the_exact_minimiser(three):
+    from explorer.numbers import leaves
+    trace, _, _ = three
+    for k in range(3):
+        for leaf in summaries.leaves_of(trace, 2, k):
+            story = leaves.leaf_story(trace, 2, int(leaf), k=k)
+            assert story["newton"] == story["value"]  # scikit-learn's leaf, factor included
+            assert story["newton_formula"] == "γ₁ = 2/3 · Σr / Σh"
+            if not story["pure"]:  # the exact minimiser is the lowest point of the curve
+                best = story["gammas"][np.argmin(story["loss"])]
+                assert abs(best - story["exact"]) <= story["gammas"][1] - story["gammas"][0]
+
+
+def test_the_split_scan_of_a_class_tree_finds_its_split(three):
+    from explorer.numbers import splits
+    trace, _, _ = three
+    for k in range(3):
+        tree = trace.tree(2, k)
+        scans = splits.scan(trace, 2, 0, k=k)
+        f = int(tree["feature"][0])
+        best = scans[f]["best"]["squared_error"]
+        assert scans[f]["chosen"] == tree["threshold"][0]
+        assert scans[f]["thresholds"][best] == pytest.approx(tree["threshold"][0])
+
+
+def test_agreement_with_scikit_learn_and_xgboost_for_three_classes(warm_engine):
+    from explorer.numbers.agreement import agreement
+    ds = make_toy("blobs", n=120, seed=2)
+    for split in ("squared_error", "hessian"):
+        trace = explorer.fit(ds.X, ds.y, n_rounds=4, split=split)
+        result = agreement(trace)
+        assert result["train"] <= (0.0 if split == "squared_error" else 1e-5)
+        assert result["grid"] <= (0.0 if split == "squared_error" else 1e-5)

@@ -193,7 +193,8 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
                 icon=":material/school:")
 
 
-MULTICLASS_PAGES = ("Model", "Tree", "Sample", "Curves")  # pages that show K >= 3 classes
+MULTICLASS_PAGES = ("Model", "Tree", "Sample", "Curves", "Leaf maths", "Splits",
+                    "Compare")  # the pages that show K >= 3 classes (not Slides yet)
 
 
 def page(title: str, multiclass: bool = False) -> Context:
