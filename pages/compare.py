@@ -5,7 +5,7 @@ import streamlit as st
 from explorer import app, figures
 from explorer.state import COMPARISONS, PAIRS, REGRESSION_PAIRS
 
-ctx = app.page("Compare: two settings on the same data, round by round", multiclass=True)
+ctx = app.page("Compare: two settings on the same data, round by round")
 
 
 def body(ctx):

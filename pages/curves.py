@@ -4,8 +4,7 @@ import streamlit as st
 
 from explorer import app, figures
 
-ctx = app.page("Curves: loss and accuracy round by round, and where it starts",
-               multiclass=True)
+ctx = app.page("Curves: loss and accuracy round by round, and where it starts")
 
 
 def body(ctx):

@@ -10,7 +10,7 @@ from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
 ctx = app.page("Leaf maths: the leaf's own loss, one Newton step and the exact "
-               "minimiser", multiclass=True)
+               "minimiser")
 
 fmt = app.fmt
 

@@ -11,8 +11,7 @@ import streamlit as st
 
 from explorer import app, figures
 
-ctx = app.page("Model: the prediction after round m, and what the next tree fits",
-               multiclass=True)
+ctx = app.page("Model: the prediction after round m, and what the next tree fits")
 
 
 def body(ctx):

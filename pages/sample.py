@@ -5,7 +5,7 @@ import streamlit as st
 from explorer import app, figures
 from explorer.numbers import summaries
 
-ctx = app.page("Sample: one point's account, round by round", multiclass=True)
+ctx = app.page("Sample: one point's account, round by round")
 
 
 def map_title(trace, m: int) -> str:

@@ -7,8 +7,7 @@ from explorer import app, figures, losses
 from explorer.text import no_tree, table
 from explorer.numbers import splits
 
-ctx = app.page("Splits: every candidate threshold at a node, under both rules",
-               multiclass=True)
+ctx = app.page("Splits: every candidate threshold at a node, under both rules")
 
 
 def node_picker(tree) -> int:

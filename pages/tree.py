@@ -6,8 +6,7 @@ from explorer import app, figures
 from explorer.text import no_tree
 from explorer.numbers import summaries
 
-ctx = app.page("Tree m: its regions, its leaf values, and the update it makes",
-               multiclass=True)
+ctx = app.page("Tree m: its regions, its leaf values, and the update it makes")
 
 
 def body(ctx):

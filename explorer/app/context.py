@@ -193,15 +193,8 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
                 icon=":material/school:")
 
 
-MULTICLASS_PAGES = ("Model", "Tree", "Sample", "Curves", "Leaf maths", "Splits",
-                    "Compare")  # the pages that show K >= 3 classes (not Slides yet)
-
-
-def page(title: str, multiclass: bool = False) -> Context:
-    """Guard the router, print the page header, return the context (or stop with a message).
-
-    A page that does not show three classes or more yet (``multiclass`` False) says so
-    for such a fit and stops, rather than draw two classes' views of it."""
+def page(title: str) -> Context:
+    """Guard the router, print the page header, return the context (or stop with a message)."""
     _ensure_routed()
     ctx, error = st.session_state.get(_CTX, (None, None))
     if ctx is None:
@@ -211,9 +204,4 @@ def page(title: str, multiclass: bool = False) -> Context:
         st.stop()
     st.markdown(f"#### {title}")
     st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
-    if ctx.trace.is_multiclass and not multiclass:
-        st.info(f"This fit has {ctx.trace.n_classes} classes (one tree per class and round). "
-                f"This page shows two classes only, so far; the {', '.join(MULTICLASS_PAGES)} "
-                "pages show every class.", icon=":material/info:")
-        st.stop()
     return ctx

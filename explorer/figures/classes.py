@@ -93,15 +93,18 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
         heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(z), text=text,
                     hovertemplate="%{text}<extra></extra>", zmin=0.0, zmax=float(K),
                     colorscale=_class_scale(K), showscale=False, name="most probable class")
+        shared = {}
     else:
         pk = P[..., k]
         text = [[f"most probable: {hover[i, j]}" for j in range(len(grid.xs))]
                 for i in range(len(grid.ys))]
         bar = colorbar(f"p of {names[k]}")
+        scale = [[0.0, "#ffffff"], [1.0, _tint(class_colour(k), 0.85)]]
         heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(pk), text=text,
-                    hovertemplate="p = %{z:.3f}<br>%{text}<extra></extra>", zmin=0.0, zmax=1.0,
-                    colorscale=[[0.0, "#ffffff"], [1.0, _tint(class_colour(k), 0.85)]],
-                    colorbar=bar, name=f"p of {names[k]}")
+                    hovertemplate="p = %{z:.3f}<br>%{text}<extra></extra>",
+                    name=f"p of {names[k]}",
+                    **panel.colour(dict(zmin=0.0, zmax=1.0, colorscale=scale, colorbar=bar)))
+        shared = panel.colour_axis(scale, 0.0, 1.0, bar)  # a storyboard's one colour bar
     data = [heat, class_boundaries(grid, grid.F[m], axes=(panel.xaxis, panel.yaxis))]
     X, y = trace.X, trace.y
     p_train = finite(trace.proba(m))
@@ -130,7 +133,7 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     return make_figure([panel.trace(t) for t in data], base_layout(
         title or class_map_title(trace, m, k, classes), height, uirevision,
-        **plane_layout(grid, feature_names, panel)))
+        **plane_layout(grid, feature_names, panel), **shared))
 
 
 def class_trajectory(trace, i: int, m: int, ledger: dict, *, height: int = 380,

@@ -507,13 +507,14 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                           zerolinecolor=MUTED))))
 
 
-def leaf_value_range(trace, rounds) -> float:
-    """The largest |leaf value| of the trees of these rounds (round 0 has none): the
-    ``vmax`` that gives several :func:`tree_regions` one colour scale."""
+def leaf_value_range(trace, rounds, k: int = 0) -> float:
+    """The largest |leaf value| of the trees of these rounds (round 0 has none; class k's
+    with K >= 3 classes): the ``vmax`` that gives several :func:`tree_regions` one colour
+    scale."""
     vmax = 0.0
     for m in rounds:
         if int(m) >= 1:
-            tree = trace.tree(int(m))
+            tree = trace.tree(int(m), k)
             values = finite(tree["value"])[tree["left"] < 0]
             if len(values):
                 vmax = max(vmax, float(np.max(np.abs(values))))
