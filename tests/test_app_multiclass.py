@@ -137,3 +137,22 @@ def test_the_slides_storyboard_shows_one_class_on_request():
     at.selectbox(key="cls").set_value(1).run()
     assert_clean(at)
     assert storyboard(at) != first  # class 1's residuals, not class 0's
+
+
+def test_three_trees_a_round_count_three_times_against_the_budget():
+    from explorer.app import MAX_POINT_ROUNDS
+    n, rounds = 5000, 200  # within the budget for two classes, not for three
+    assert n * rounds <= MAX_POINT_ROUNDS < 3 * n * rounds
+    at = open_page(PAGES[0], data="blobs", n=n, rounds=rounds)
+    assert_clean(at)
+    used = MAX_POINT_ROUNDS // (3 * rounds)
+    note = unescape(" ".join(c.value for c in at.caption))
+    assert f"Using {used:,} points, not {n:,}" in note and "× 3 trees" in note
+
+
+def test_a_ten_class_upload_opens_every_class():
+    rows = "".join(f"{i % 17},{(i * 7) % 23},{'abcdefghij'[i % 10]}\n" for i in range(300))
+    at = open_page(PAGES[0], rounds=50)
+    upload(at, ("x1,x2,label\n" + rows).encode())
+    assert_clean(at)
+    assert "class a" in chart_text(at) and "class j" in chart_text(at)

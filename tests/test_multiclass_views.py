@@ -157,3 +157,12 @@ def test_agreement_with_scikit_learn_and_xgboost_for_three_classes(warm_engine):
         result = agreement(trace)
         assert result["train"] <= (0.0 if split == "squared_error" else 1e-5)
         assert result["grid"] <= (0.0 if split == "squared_error" else 1e-5)
+
+
+def test_the_grid_of_ten_classes_keeps_within_the_cells_budget(warm_engine):
+    from explorer.numbers.grid import GRID_CELL_ROUNDS, GRID_RESOLUTION
+    X = np.random.RandomState(0).normal(size=(200, 2))
+    trace = explorer.fit(X, np.arange(200) % 10, n_rounds=50, max_depth=2)
+    grid = make_grid(trace)
+    assert grid.F.shape == (51, len(grid.ys), len(grid.xs), 10)
+    assert len(grid.xs) < GRID_RESOLUTION and grid.F[..., 0].size * 10 <= GRID_CELL_ROUNDS

@@ -77,9 +77,10 @@ def _read_upload(digest: str, _raw: bytes, name: str):
                       max_bytes=MAX_UPLOAD_MB * 2**20)
 
 
-def budget(rounds: int) -> int:
-    """The most points one setting fits at this many rounds."""
-    return max(MAX_POINT_ROUNDS // rounds, 2)
+def budget(rounds: int, trees: int = 1) -> int:
+    """The most points one setting fits at this many rounds of this many trees (one per
+    class with three classes or more: the record grows with each)."""
+    return max(MAX_POINT_ROUNDS // (rounds * trees), 2)
 
 
 def data(state: State) -> tuple[object, object, str, str] | str:
@@ -102,10 +103,12 @@ def data(state: State) -> tuple[object, object, str, str] | str:
         for key in ("n", "noise", "balance"):
             field(key, state, side, disabled=key in fixed)
         _seed_and_share(state)
-        n = min(state.n, budget(state.rounds))
+        trees = 3 if state.data in datamod.MULTICLASS_SETS else 1
+        n = min(state.n, budget(state.rounds, trees))
         note = "" if n == state.n else (
-            f"Using {n:,} points, not {state.n:,}: {state.n:,} × {state.rounds} rounds is "
-            f"more than this server fits for one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+            f"Using {n:,} points, not {state.n:,}: {state.n:,} × {state.rounds} rounds"
+            f"{f' × {trees} trees' if trees > 1 else ''} is more than this server fits for "
+            f"one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
         if note:
             side.caption(note)
         try:
@@ -149,7 +152,8 @@ def _points_used(ds, state: State):
     asked for (0: as many as the budget allows), never more than the budget; with a note
     that says what was used."""
     total = len(ds.y)
-    limit = min(budget(state.rounds), total)
+    trees = len(ds.classes) if len(ds.classes) > 2 else 1  # one per class and round
+    limit = min(budget(state.rounds, trees), total)
     wanted = min(state.points or limit, total)
     used = min(wanted, limit)
     store.seed("points", used)
@@ -159,8 +163,9 @@ def _points_used(ds, state: State):
         return ds, ""
     note = f"Using {used:,} of {total:,} points (random sample, seed {state.dseed})."
     if used < wanted:
-        note += (f" {wanted:,} × {state.rounds} rounds is more than this server fits for one "
-                 f"setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+        note += (f" {wanted:,} × {state.rounds} rounds"
+                 f"{f' × {trees} trees' if trees > 1 else ''} is more than this server fits "
+                 f"for one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
     st.sidebar.caption(note)
     return datamod.sample(ds, used, state.dseed), note
 

@@ -90,7 +90,8 @@ def make_grid(trace, resolution: int | None = None) -> Grid:
     ``resolution`` points along the axis of a one-input fit (one pass over the trees).
 
     By default the plane has GRID_RESOLUTION cells a side, fewer when the fit has so
-    many rounds that the grid would pass GRID_CELL_ROUNDS."""
+    many rounds (or classes: a grid holds F of each) that the grid would pass
+    GRID_CELL_ROUNDS."""
     if trace.X.shape[1] == 1:
         column = [a for a in (trace.X, trace.X_valid) if a is not None]
         lo, hi = plane_bounds(*[np.column_stack([a, np.zeros(len(a))]) for a in column])
@@ -101,7 +102,8 @@ def make_grid(trace, resolution: int | None = None) -> Grid:
     else:
         lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
         resolution = resolution or min(
-            GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1))))
+            GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1) / (
+                trace.n_classes if trace.is_multiclass else 1))))
         xs = np.linspace(lo[0], hi[0], resolution)
         ys = np.linspace(lo[1], hi[1], resolution)
         F = trace.staged_decision_grid(xs, ys, dtype=np.float32)
