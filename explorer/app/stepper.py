@@ -65,7 +65,8 @@ def round_bar(ctx) -> State:
         state = state.with_round(state.round + max(1, M // 100))
         if state.round >= M:
             ss[_PLAYING] = False
-    state = store.save(state.for_samples(len(ctx.trace.y), ctx.trace.n_classes or 1))
+    trees = ctx.trace.n_classes if ctx.trace.is_multiclass else 1  # a class picker's range
+    state = store.save(state.for_samples(len(ctx.trace.y), trees))
     bar_round, seq = ss.get(_BAR, (None, -1))
     in_browser = component.round_bar(ctx, state, _stepped,
                                      seq if bar_round == state.round else -1)
