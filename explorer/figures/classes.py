@@ -21,7 +21,7 @@ from .theme import (ALONE, INK, Panel, base_layout, colorbar, esc, f32, finite, 
 # and olive: ten classes that stay apart for the common colour-vision deficiencies.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
            "#332288", "#882255", "#999933")
-_SURE, _UNSURE = 0.6, 0.12  # how much of the class colour a cell shows at p = 1 and at 1/K
+_SURE, _UNSURE = 0.5, 0.1  # how much of the class colour a cell shows at p = 1 and at 1/K
 
 
 def class_colour(k: int) -> str:
@@ -99,7 +99,7 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
         text = [[f"most probable: {hover[i, j]}" for j in range(len(grid.xs))]
                 for i in range(len(grid.ys))]
         bar = colorbar(f"p of {names[k]}")
-        scale = [[0.0, "#ffffff"], [1.0, _tint(class_colour(k), 0.85)]]
+        scale = [[0.0, "#ffffff"], [1.0, _tint(class_colour(k), _SURE)]]  # light: points show
         heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(pk), text=text,
                     hovertemplate="p = %{z:.3f}<br>%{text}<extra></extra>",
                     name=f"p of {names[k]}",
