@@ -170,4 +170,5 @@ def class_trajectory(trace, i: int, m: int, ledger: dict, *, height: int = 380,
                    domain=[0, 0.92]),
         yaxis=dict(title=dict(text="F<sub>m,k</sub>")),
         yaxis2=dict(title=dict(text="p<sub>m,k</sub>"), range=[0, 1], overlaying="y",
-                    side="right", showgrid=False, anchor="x")))
+                    side="right", showgrid=False, anchor="x", tickmode="array",
+                    tickvals=[0, 0.25, 0.5, 0.75, 1])))
