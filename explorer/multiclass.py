@@ -32,7 +32,6 @@ from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaves_
                    sorted_values, sum_up)
 
 
-
 @njit(cache=True, nogil=True)
 def boost(X, y, n_classes, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
           min_samples_split, in_bag, seeds, order, inverse):
