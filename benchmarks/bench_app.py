@@ -66,6 +66,22 @@ STEP_IN_PAGE = """async () => {
     await new Promise(r => requestAnimationFrame(() => r()));
     return performance.now() - start;
 }"""
+# Play for PLAY_SECONDS: how many rounds were drawn (stepper.js draws every round while
+# playing, and says so with "explorer-drawn" after each), and how many distinct rounds.
+PLAY_SECONDS = 3
+PLAY = """async (seconds) => {
+    const bar = document.querySelector('.explorer-stepper');
+    let drawn = 0;
+    const rounds = new Set();
+    const on = () => { drawn++; rounds.add(bar.dataset.round); };
+    document.addEventListener('explorer-drawn', on);
+    bar.querySelector('[data-go=play]').click();
+    const start = performance.now();
+    await new Promise(r => setTimeout(r, 1000 * seconds));
+    bar.querySelector('[data-go=play]').click();
+    document.removeEventListener('explorer-drawn', on);
+    return [drawn, rounds.size, (performance.now() - start) / 1000];
+}"""
 FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
              ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step).length")
 
@@ -141,10 +157,14 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                 page.wait_for_function(ROUND_TITLES, arg=k + 9,
                                        polling="raf")
                 page.wait_for_timeout(1500)
+                play = None
+                if in_browser:
+                    drawn, distinct, seconds = page.evaluate(PLAY, PLAY_SECONDS)
+                    play = dict(rate=drawn / seconds, every=drawn == distinct)
                 out[name] = dict(p50=statistics.median(times) * 1000,
                                  p90=times[int(0.9 * len(times))] * 1000, redraw=redraw,
                                  in_browser=in_browser, burst=burst,
-                                 after=len(sent) - before - burst)
+                                 after=len(sent) - before - burst, play=play)
                 page.close()
         finally:
             stop_process(server.process)
@@ -188,6 +208,9 @@ def main() -> None:
               f"{n['redraw']:.0f} ms; step / redraw {n['p50'] / n['redraw']:.2f} ({where})")
         print(f"  a burst of 10 steps (PageDown): {n['burst']} messages to the server during "
               f"it, {n['after']} after it")
+        if n["play"]:
+            print(f"  play: {n['play']['rate']:.1f} rounds a second drawn over {PLAY_SECONDS} s "
+                  f"({'every round drawn' if n['play']['every'] else 'rounds skipped'})")
     print(f"server-side step (AppTest, full script, Model page): "
           f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

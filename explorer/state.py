@@ -22,16 +22,18 @@ from dataclasses import dataclass, fields as dc_fields, replace
 from typing import Any, Mapping
 from urllib.parse import urlencode
 
+from . import drawn
 from .data import CLASSIFICATION_SETS, MULTICLASS_SETS, REGRESSION_SETS
 from .lessons import LESSONS
 from .boosting import DEFAULTS
 from .settings import Settings, applies
 
 UPLOAD = "upload"
+DRAW = "draw"  # points drawn by hand on the Model page, kept in the field pts
 TASKS = ("classification", "regression")
 # Each task's toy sets: a toy set decides the task (State.from_mapping).
 TOY_SETS = {"classification": CLASSIFICATION_SETS, "regression": REGRESSION_SETS}
-DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD,)
+DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD, DRAW)
 LOSSES = ("log-loss", "exponential")  # as shown and written in the URL (classification)
 ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
 REGRESSION_LOSS = "squared-error"  # the one loss of regression
@@ -134,13 +136,15 @@ class Field:
 FIELDS: tuple[Field, ...] = (
     # --- data ---
     Field("task", str, "classification", "Task", "data", choices=TASKS,
-          help="What the upload's label column holds. Classification: two classes "
-               "(log-loss or exponential loss) or three to ten (the multinomial log-loss, one "
-               "tree per class and round). Regression: a number to predict from one or two "
-               "inputs, squared error. (A toy set decides it.)"),
+          help="What the upload's label column (or a drawn point's label) holds. "
+               "Classification: two classes (log-loss or exponential loss) or three to ten "
+               "(the multinomial log-loss, one tree per class and round). Regression: a "
+               "number to predict from one or two inputs, squared error. (A toy set decides "
+               "it.)"),
     Field("data", str, "moons", "Dataset", "data", choices=DATASETS,
-          help=f"A toy set, or upload your own CSV file. Classification (two classes; "
-               f"three for {', '.join(MULTICLASS_SETS)}): {', '.join(CLASSIFICATION_SETS)}. "
+          help=f"A toy set, your own CSV file (upload), or points you draw by clicking on "
+               f"the Model page (draw). Classification (two classes; three for "
+               f"{', '.join(MULTICLASS_SETS)}): {', '.join(CLASSIFICATION_SETS)}. "
                f"Regression (a number): {', '.join(REGRESSION_SETS)}."),
     Field("n", int, 400, "Points", "data", 20, 10_000, 10,
           help="Number of points, training and validation together."),
@@ -153,6 +157,9 @@ FIELDS: tuple[Field, ...] = (
           help="How many of the file's points are fitted: a random sample (stratified by "
                "class, seeded by the data seed) drawn before the validation split. 0 = as "
                "many as this server fits for the rounds chosen."),
+    Field("pts", str, "", "Drawn points", "data",
+          help="The points drawn on the Model page: label_x1_x2 per point, joined by ~. "
+               f"The link holds them up to {drawn.LINK_POINTS} points."),
     Field("dseed", int, 0, "Data seed", "data", 0, 9999, 1,
           help="Seed of the points and of the train/validation split."),
     Field("valid", float, 0.2, "Validation share", "data", 0.0, 0.5, 0.05,
@@ -239,6 +246,7 @@ class State:
     noise: float = BY_KEY["noise"].default
     balance: float = BY_KEY["balance"].default
     points: int = BY_KEY["points"].default
+    pts: str = BY_KEY["pts"].default
     dseed: int = BY_KEY["dseed"].default
     valid: float = BY_KEY["valid"].default
     loss: str = BY_KEY["loss"].default
@@ -296,6 +304,8 @@ class State:
             value = getattr(self, f.key)
             if value != f.default:
                 out[f.key] = f.format(value)
+        if drawn.count(self.pts) > drawn.LINK_POINTS:  # too long an address: the page says so
+            del out["pts"]
         return out
 
     def write_query(self, query) -> None:
@@ -331,6 +341,15 @@ class State:
     @property
     def is_upload(self) -> bool:
         return self.data == UPLOAD
+
+    @property
+    def is_drawn(self) -> bool:
+        return self.data == DRAW
+
+    @property
+    def own_data(self) -> bool:
+        """The user's data (a file or drawn points): fitted for this session only."""
+        return self.data in (UPLOAD, DRAW)
 
     @property
     def is_regression(self) -> bool:
@@ -372,7 +391,7 @@ class State:
 
     def slug(self) -> str:
         """A short file-name-safe summary of data and parameters, for exported images."""
-        data = "upload" if self.is_upload else f"{self.data}{self.n}"
+        data = self.data if self.own_data else f"{self.data}{self.n}"
         return Settings.of(self.fit_params()).slug(data, self.round)
 
 

@@ -11,7 +11,8 @@ import streamlit as st
 
 from explorer import app, figures
 
-ctx = app.page("Model: the prediction after round m, and what the next tree fits")
+ctx = app.page("Model: the prediction after round m, and what the next tree fits",
+               drawing=True)
 
 
 def body(ctx):
@@ -28,13 +29,16 @@ def body(ctx):
         one = k if s.pk else None
     model = app.figure(figures.model_view, tr, m, grid, show_valid=s.showvalid,
                        sample=s.sample, uirevision=ctx.key, k=one, **ctx.names)
+    # on drawn data a click on the plane adds or removes a point
+    clicked = dict(on_select=app.edit_points, draw=True) if s.is_drawn else dict(
+        on_select=app.select_sample_from)
     if grid.is_line:  # one input: the residuals are the chart's own bars
-        app.chart(model, s, "model", on_select=app.select_sample_from, live=True)
+        app.chart(model, s, "model", live=True, **clicked)
     else:
         left, right = st.columns(2, gap="small")
         with left:
-            app.chart(model, s, "model", on_select=app.select_sample_from, live=True,
-                      step=app.follows(ctx, "proba"))
+            app.chart(model, s, "model", live=True, step=app.follows(ctx, "proba"),
+                      **clicked)
         with right:
             app.chart(app.figure(
                 figures.residual_map, tr, m, grid, feature_names=ctx.feature_names,

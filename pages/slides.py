@@ -49,7 +49,8 @@ def body(ctx):
     def board():  # for the files, made only when a download is clicked
         return export.storyboard(*args, **options)
 
-    dataset = "upload-" + ctx.train.name if s.is_upload else f"{s.data}{s.n}"
+    dataset = ("upload-" + ctx.train.name if s.is_upload else "drawn" if s.is_drawn
+               else f"{s.data}{s.n}")
 
     def name(kind, which, ext):
         return export.export_name(dataset, tr.params, kind, which, ext)

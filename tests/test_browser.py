@@ -126,6 +126,22 @@ def test_first_page_loads_with_charts_and_no_exception(app_server, browser):
 
 @pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
                                           ("/sample?round=4", 2), ("/curves?round=4", 1)])
+def test_a_page_fetches_nothing_beyond_the_server(app_server, browser, path, charts):
+    """Nothing is fetched from the internet at run time (the tab's icon included)."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    elsewhere = []
+    page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(
+        (app_server.url, "data:", "blob:")) else None)
+    page.goto(app_server.url + path)
+    wait_ready(page, charts)
+    page.wait_for_timeout(500)
+    assert elsewhere == []
+    page.close()
+
+
+@pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
+                                          ("/sample?round=4", 2), ("/curves?round=4", 1)])
 def test_every_page_renders(app_server, browser, path, charts):
     page = open_app(browser, app_server, path, charts=charts)
     no_exception(page)
@@ -534,7 +550,9 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     read = """() => { const data = document.querySelector('.explorer-chart')._fullData;
         const z = [];
         for (const row of data[0].z) z.push(...Array.from(row));
-        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y)}); }"""
+        const points = [2, 3].map(k => Array.from(data[k].customdata, c => Array.from(c)));
+        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y),
+                               points}); }"""
     mine = json.loads(page.evaluate(read))
     wait_sent(page, sent, before + 1)
     titles_at_round(page, 8)
@@ -544,6 +562,12 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     assert z_mine.shape == z_server.shape
     # p = sigmoid(F) of the same F; the server's p is sent as float32
     assert np.abs(z_mine - z_server).max() < 1e-6
+    # the points keep their sample numbers (a click selects one) and show this round's p
+    for mine_k, server_k in zip(mine["points"], server["points"]):
+        mine_k, server_k = np.array(mine_k), np.array(server_k)
+        assert mine_k.shape == server_k.shape and len(mine_k) > 100
+        assert (mine_k[:, 0] == server_k[:, 0]).all()
+        assert np.abs(mine_k[:, 1] - server_k[:, 1]).max() < 1e-6
     page.close()
 
 

@@ -11,11 +11,11 @@ import hashlib
 
 import streamlit as st
 
-from .. import data as datamod
+from .. import data as datamod, drawn
 from ..lessons import LESSONS
 from ..settings import applies
-from ..state import (BY_KEY, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD,
-                     State)
+from ..state import (BY_KEY, DRAW, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS,
+                     UPLOAD, State)
 from ..upload import default_features, read_table, to_dataset
 from . import store
 
@@ -29,6 +29,8 @@ MAX_FILE_ROWS = 1_000_000  # 5 MB of the shortest rows; the budget decides what 
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
 IMAGE_FORMATS = ("PNG", "SVG")
 _NO_FEATURE = "(none: one input)"
+_DATA_NAMES = {**{name: name for name in BY_KEY["data"].choices},
+               UPLOAD: "upload a CSV file", DRAW: "draw your own (Model page)"}
 
 
 def field(key: str, state: State, container=st, disabled: bool = False, on_change=None,
@@ -38,7 +40,9 @@ def field(key: str, state: State, container=st, disabled: bool = False, on_chang
     f = BY_KEY[key]
     store.seed(key, getattr(state, key))
     common = dict(key=key, help=f.help, disabled=disabled, on_change=on_change)
-    if key in ("split", "leafrule", "data", "pair", "cls"):
+    if key == "data":
+        return container.selectbox(f.label, f.choices, format_func=_DATA_NAMES.get, **common)
+    if key in ("split", "leafrule", "pair", "cls"):
         # plain names: they are also what the URL says
         return container.selectbox(f.label, options or f.choices, format_func=format_func,
                                    **common)
@@ -89,6 +93,13 @@ def data(state: State) -> tuple[object, object, str, str] | str:
     side = st.sidebar
     side.header("Data")
     field("data", state, side)
+    if state.is_drawn:
+        field("task", state, side)
+        _seed_and_share(state)
+        try:
+            return _split(drawn.dataset(state.pts, state.task), state, "draw:")
+        except (datamod.DataError, ValueError) as error:
+            return str(error)
     if state.data != UPLOAD:
         # one list holds both tasks' sets: the set decides the task, said under it
         if state.data in TOY_SETS["regression"]:
@@ -133,17 +144,22 @@ def data(state: State) -> tuple[object, object, str, str] | str:
         return str(error)
     chosen, label = _columns(table, state.is_regression)
     try:
-        ds = to_dataset(table, chosen, label, task=state.task)
-        ds, note = _points_used(ds, state)
-        valid = state.valid
-        if len(ds.y) < MIN_VALIDATION_POINTS and valid > 0:
-            valid = 0.0
-            st.sidebar.caption(f"No validation split below {MIN_VALIDATION_POINTS} points: "
-                               "every point trains.")
-        train, held = datamod.split(ds, valid, state.dseed)
+        ds, note = _points_used(to_dataset(table, chosen, label, task=state.task), state)
+        return _split(ds, state, "upload:", note)
     except (datamod.DataError, ValueError) as error:
         return str(error)
-    return train, held, "upload:" + datamod.dataset_hash(train) + (
+
+
+def _split(ds, state: State, kind: str, note: str = ""):
+    """The user's points split for validation (none below MIN_VALIDATION_POINTS, said
+    beside the control): (train, valid, data key, note)."""
+    valid = state.valid
+    if len(ds.y) < MIN_VALIDATION_POINTS and valid > 0:
+        valid = 0.0
+        st.sidebar.caption(f"No validation split below {MIN_VALIDATION_POINTS} points: "
+                           "every point trains.")
+    train, held = datamod.split(ds, valid, state.dseed)
+    return train, held, kind + datamod.dataset_hash(train) + (
         datamod.dataset_hash(held) if held is not None else ""), note
 
 

@@ -91,15 +91,15 @@ const FOLLOW = {
   proba(gd, record, m, meta) {  // the probability map, its boundary, the points' p
     const F = record.gridF(m);
     const xs = Array.from(record.a.xs), ys = Array.from(record.a.ys);
+    // float32 rows, as the server sends p (and plotly takes typed rows fastest)
+    const p = new Float32Array(F.length);
+    for (let c = 0; c < F.length; c++) p[c] = SIGMOID(meta.scale * F[c]);
     const z = [];
-    for (let i = 0; i < ys.length; i++) {
-      const row = new Array(xs.length);
-      for (let j = 0; j < xs.length; j++) row[j] = SIGMOID(meta.scale * F[i * xs.length + j]);
-      z.push(row);
-    }
+    for (let i = 0; i < ys.length; i++) z.push(p.subarray(i * xs.length, (i + 1) * xs.length));
     const [bx, by] = boundaryLines(xs, ys, F);
     const Fp = record.pointsF(m);
-    const points = meta.points.map((k) => Array.from(gd.data[k].customdata,
+    // each point's index, from the data plotly decoded (the figure's own is base64)
+    const points = meta.points.map((k) => Array.from(gd._fullData[k].customdata,
       (c) => [c[0], SIGMOID(meta.scale * Fp[c[0]])]));
     return [[{ z: [z] }, [0]], [{ x: [bx], y: [by] }, [1]],
             [{ customdata: points }, meta.points]];
@@ -108,9 +108,9 @@ const FOLLOW = {
     const F = record.gridF(m);
     const [bx, by] = boundaryLines(Array.from(record.a.xs), Array.from(record.a.ys), F);
     const Fp = record.pointsF(m), y = record.a.y;
-    const r = Array.from(Fp, (f, i) => y[i] - SIGMOID(f));  // log-loss: y - p
-    const size = r.map((v) => 4 + 16 * Math.min(Math.abs(v), 1));
-    const custom = r.map((v, i) => [i, v]);
+    const r = Float64Array.from(Fp, (f, i) => y[i] - SIGMOID(f));  // log-loss: y - p
+    const size = Float32Array.from(r, (v) => 4 + 16 * Math.min(Math.abs(v), 1));
+    const custom = Array.from(r, (v, i) => [i, v]);
     return [[{ x: [bx], y: [by] }, [0]],
             [{ "marker.color": [r], "marker.size": [size], customdata: [custom] }, [1]]];
   },

@@ -8,6 +8,8 @@ one thing kept beside it, because it is no part of a link.
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from .. import figures, losses
@@ -164,7 +166,14 @@ def run_page(body, ctx) -> None:
     playing = ss.get(_PLAYING, False)
     ss[_TIMER] = playing
     ss[_FULL_RUN] = True
-    st.fragment(body, run_every=PLAY_INTERVAL if playing else None)(ctx)
+    store.unsettled()  # this run is whole
+
+    @functools.wraps(body)  # the fragment keeps the page's name (Streamlit's id for it)
+    def fragment(ctx):
+        if store.unsettled():  # a click in the page changed the data (drawn points)
+            st.rerun(scope="app")
+        body(ctx)
+    st.fragment(fragment, run_every=PLAY_INTERVAL if playing else None)(ctx)
 
 
 # --- the selection ---------------------------------------------------------------------

@@ -145,13 +145,15 @@ def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
     if ledger["in_bag"] is not None:
         bag = (r"\ \text{(in the subsample)}" if ledger["in_bag"][m]
                else r"\ \text{(not in the subsample)}")
-    st.latex(r"\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
-             + r",\quad r_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
-             + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
-    st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
-             + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "
-             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]))
-    st.latex(after)
+    # short lines, one below the other: the block sits in a narrow column
+    st.latex(r"\begin{aligned}&\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
+             + r"\\ &r_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
+             + r",\quad \gamma = " + fmt(ledger["gamma"][m])
+             + r"\\ &F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma"
+             + r"\\ &\phantom{F_{" + str(m) + r"}} = " + fmt(ledger["F"][m - 1]) + " + "
+             + fmt(tr.learning_rate) + r" \times " + fmt(ledger["gamma"][m])
+             + r"\\ &\phantom{F_{" + str(m) + r"}} = " + fmt(ledger["F"][m])
+             + r"\\ &" + after + r"\end{aligned}")
 
 
 def _class_sample_block(ctx, i: int, m: int, ledger: dict, where: str) -> None:

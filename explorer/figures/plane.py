@@ -29,7 +29,7 @@ from .classes import class_boundaries, class_colour, class_labels, class_map
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
                     PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace,
                     class_names, colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
-                    plane_layout, scatter_type, selected_ring, signed)
+                    plane_axis, plane_layout, scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
@@ -206,6 +206,28 @@ def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes
     draw = regression_line if grid.is_line else regression_surface
     return draw(trace, m, grid, feature_names=feature_names, target_name=target_name,
                 **options)
+
+
+def drawn_points(X, labels, lo, hi, *, regression: bool = False, classes=None,
+                 feature_names=("x1", "x2"), target_name="y", height: int = 560,
+                 uirevision=None) -> go.Figure:
+    """The plane before a fit: the points drawn so far (none at first) on the plane
+    (lo, hi), coloured by class, or by target on the model's colour scale."""
+    X, labels = np.asarray(X, float).reshape(-1, 2), np.asarray(labels, float)
+    common = dict(type="scatter", mode="markers", hovertemplate="(%{x}, %{y})<extra></extra>",
+                  marker=dict(size=12, line=dict(color="white", width=1)))
+    if regression:
+        data = [dict(common, x=X[:, 0], y=X[:, 1], name=f"points (colour: {esc(target_name)})",
+                     marker=dict(common["marker"], color=labels, colorscale=VALUE_SCALE,
+                                 colorbar=colorbar(esc(target_name))))]
+    else:
+        data = [dict(common, x=X[labels == c, 0], y=X[labels == c, 1], name=name,
+                     marker=dict(common["marker"], color=CLASS_COLORS[c]))
+                for c, name in enumerate(class_names(classes))]
+    axes = (plane_axis(lo[0], hi[0], feature_names[0]),
+            plane_axis(lo[1], hi[1], feature_names[1], scaleanchor="x", scaleratio=1))
+    return make_figure(data, base_layout(f"Drawn points: {len(X)}", height, uirevision,
+                                         xaxis=axes[0], yaxis=axes[1], showlegend=True))
 
 
 # --- 2. residuals --------------------------------------------------------------------

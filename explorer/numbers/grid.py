@@ -85,13 +85,19 @@ def square_bounds(lo, hi, max_ratio: float = 3.0):
     return (cx - half, cy - half), (cx + half, cy + half), True
 
 
-def make_grid(trace, resolution: int | None = None) -> Grid:
+def plane_of(*arrays) -> tuple[tuple[float, float], tuple[float, float], bool]:
+    """(lo, hi, equal_aspect) of the plane that frames the points of all the arrays
+    (None ones are skipped)."""
+    return square_bounds(*plane_bounds(*arrays))
+
+
+def make_grid(trace, resolution: int | None = None, around=None) -> Grid:
     """F_m for every round m on a resolution x resolution grid over the plane, or at
     ``resolution`` points along the axis of a one-input fit (one pass over the trees).
 
     By default the plane has GRID_RESOLUTION cells a side, fewer when the fit has so
     many rounds (or classes: a grid holds F of each) that the grid would pass
-    GRID_CELL_ROUNDS."""
+    GRID_CELL_ROUNDS. ``around``: points the plane also frames (see :func:`plane_of`)."""
     if trace.X.shape[1] == 1:
         column = [a for a in (trace.X, trace.X_valid) if a is not None]
         lo, hi = plane_bounds(*[np.column_stack([a, np.zeros(len(a))]) for a in column])
@@ -100,7 +106,7 @@ def make_grid(trace, resolution: int | None = None) -> Grid:
         ys, equal = None, False
         F = np.clip(trace.staged_decision_function(xs[:, None]), -1e30, 1e30).astype(np.float32)
     else:
-        lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
+        lo, hi, equal = plane_of(trace.X, trace.X_valid, around)
         resolution = resolution or min(
             GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1) / (
                 trace.n_classes if trace.is_multiclass else 1))))
