@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from urllib.parse import urlencode
 
 from . import drawn
-from .data import CLASSIFICATION_SETS, REGRESSION_SETS
+from .data import CLASSIFICATION_SETS, MULTICLASS_SETS, REGRESSION_SETS
 from .lessons import LESSONS
 from .boosting import DEFAULTS
 from .settings import Settings, applies
@@ -137,14 +137,15 @@ FIELDS: tuple[Field, ...] = (
     # --- data ---
     Field("task", str, "classification", "Task", "data", choices=TASKS,
           help="What the upload's label column (or a drawn point's label) holds. "
-               "Classification: two classes, "
-               "log-loss or exponential loss. Regression: a number to predict from one or "
-               "two inputs, squared error. (A toy set decides it.)"),
+               "Classification: two classes (log-loss or exponential loss) or three to ten "
+               "(the multinomial log-loss, one tree per class and round). Regression: a "
+               "number to predict from one or two inputs, squared error. (A toy set decides "
+               "it.)"),
     Field("data", str, "moons", "Dataset", "data", choices=DATASETS,
           help=f"A toy set, your own CSV file (upload), or points you draw by clicking on "
-               f"the Model page (draw). Classification (two classes): "
-               f"{', '.join(CLASSIFICATION_SETS)}. Regression (a number): "
-               f"{', '.join(REGRESSION_SETS)}."),
+               f"the Model page (draw). Classification (two classes; three for "
+               f"{', '.join(MULTICLASS_SETS)}): {', '.join(CLASSIFICATION_SETS)}. "
+               f"Regression (a number): {', '.join(REGRESSION_SETS)}."),
     Field("n", int, 400, "Points", "data", 20, 10_000, 10,
           help="Number of points, training and validation together."),
     Field("noise", float, 0.25, "Noise", "data", 0.0, 1.0, 0.05,
@@ -216,6 +217,12 @@ FIELDS: tuple[Field, ...] = (
           help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
     Field("showvalid", bool, False, "Show validation points", "view",
           help="Hollow diamonds: points held out of the fit."),
+    Field("cls", int, 0, "Class k", "view", 0, 9, 1,
+          help="With three classes or more, each round has one tree per class: the class "
+               "whose residuals y_k − p_k and tree are shown."),
+    Field("pk", bool, False, "Map p_k of class k", "view",
+          help="With three classes or more: the map shows the probability of class k "
+               "alone, instead of the most probable class everywhere."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
           help="Each side is your setting from the sidebar, changed as the pair says."),
     Field("lesson", str, "", "Lesson", "view", choices=("",) + tuple(LESSONS),
@@ -259,6 +266,8 @@ class State:
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
     showvalid: bool = BY_KEY["showvalid"].default
+    cls: int = BY_KEY["cls"].default
+    pk: bool = BY_KEY["pk"].default
     pair: str = BY_KEY["pair"].default
     lesson: str = BY_KEY["lesson"].default
     present: bool = BY_KEY["present"].default
@@ -321,9 +330,11 @@ class State:
     def with_round(self, m: int) -> "State":
         return replace(self, round=max(0, min(int(m), self.rounds)))
 
-    def for_samples(self, n: int) -> "State":
-        """The selected sample clamped to the n training points of the fit."""
-        return replace(self, sample=min(max(self.sample, 0), n - 1))
+    def for_samples(self, n: int, n_classes: int = 1) -> "State":
+        """The selected sample clamped to the n training points of the fit, the class to
+        its classes."""
+        return replace(self, sample=min(max(self.sample, 0), n - 1),
+                       cls=min(max(self.cls, 0), max(n_classes - 1, 0)))
 
     # --- what the engine and the data module take ---
 

@@ -20,8 +20,8 @@ _FROM = {
     **{name: (".controls", name) for name in ("MAX_POINT_ROUNDS", "field")},
     "edit_points": (".drawing", "edit_from"),
     **{name: (".stepper", name) for name in (
-        "follows", "leaf_picker", "mark_acted", "round_bar", "run_page", "sample_picker",
-        "select_leaf_from", "select_round_from", "select_sample_from")},
+        "class_picker", "follows", "leaf_picker", "mark_acted", "round_bar", "run_page",
+        "sample_picker", "select_leaf_from", "select_round_from", "select_sample_from")},
     "state": (".store", "current"),
     **{name: (".text", name) for name in (
         "f0_block", "leaf_block", "ledger_table", "metrics_row", "sample_block")},

@@ -125,7 +125,8 @@ def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     ``seq`` is the count of the bar's step that set this round, or -1 when the server set
     it (the bar then shows it)."""
     module = record_module_url()
-    if module is None or ctx.grid.is_line:
+    # record.js adds up one score per point: K >= 3 classes step on the server instead
+    if module is None or ctx.grid.is_line or ctx.trace.is_multiclass:
         return False
     key = record_key(ctx)
     _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)

@@ -20,6 +20,7 @@ from ..figures.theme import DIVERGING, INK, MUTED, esc
 from ..numbers import summaries
 from ..state import State
 from . import component, store
+from .controls import field
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 # Play's bookkeeping: whether it plays, whether the fragment's timer runs, and whether
@@ -70,7 +71,8 @@ def round_bar(ctx) -> State:
         state = state.with_round(state.round + max(1, M // 100))
         if state.round >= M:
             ss[_PLAYING] = False
-    state = store.save(state.for_samples(len(ctx.trace.y)))
+    trees = ctx.trace.n_classes if ctx.trace.is_multiclass else 1  # a class picker's range
+    state = store.save(state.for_samples(len(ctx.trace.y), trees))
     bar_round, seq = ss.get(_BAR, (None, -1))
     in_browser = component.round_bar(ctx, state, _stepped,
                                      seq if bar_round == state.round else -1)
@@ -135,9 +137,11 @@ def follows(ctx, kind: str, title=None, **selection) -> dict | None:
     ``leaf`` and ``sample`` selected. ``title(trace, m)`` is the chart's title, where it
     is not the view's own."""
     tr = ctx.trace
+    loss = losses.of(tr)
+    if loss.multiclass:  # the browser's record holds one score per point: the server steps
+        return None
     if kind in _TREE_VIEWS:
         return _tree_view(ctx, kind, **selection)
-    loss = losses.of(tr)
     plane = not ctx.grid.is_line and loss.is_classifier
     if kind == "proba" and not plane or kind == "residuals" and not (
             plane and loss.name == "log_loss" and not tr.second_order) or (
@@ -281,15 +285,25 @@ def sample_picker(ctx, state: State) -> int:
     return state.sample
 
 
-def leaf_picker(ctx, m: int, leaf: int, followed: bool) -> None:
-    """Choose a leaf of tree m, or follow the selected sample's leaf."""
-    leaves = [int(k) for k in summaries.leaves_of(ctx.trace, m)]
+def class_picker(ctx, state: State, container=st) -> int:
+    """With K >= 3 classes: choose the class k whose residuals and tree are shown."""
+    if not ctx.trace.is_multiclass:
+        return 0
+    names = ctx.classes
+    field("cls", state, container, on_change=mark_acted,
+          options=list(range(ctx.trace.n_classes)), format_func=lambda k: f"{k}: {names[k]}")
+    return state.cls
+
+
+def leaf_picker(ctx, m: int, leaf: int, followed: bool, k: int = 0) -> None:
+    """Choose a leaf of tree m (of class k), or follow the selected sample's leaf."""
+    leaves = [int(j) for j in summaries.leaves_of(ctx.trace, m, k)]
     store.seed("_w_leaf", -1 if followed else leaf)
 
     def changed():
         mark_acted()
         store.update(leaf=int(st.session_state["_w_leaf"]))
-    tree = ctx.trace.tree(m)
+    tree = ctx.trace.tree(m, k)
     st.selectbox("Leaf of tree m", [-1] + leaves, key="_w_leaf", on_change=changed,
                  format_func=lambda k: ("the selected sample's leaf" if k < 0 else
                                         f"leaf {k} (n = {int(tree['n'][k])})"))
