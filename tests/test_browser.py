@@ -627,8 +627,12 @@ def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, brow
     page.close()
 
 
-def test_the_round_bar_is_named_for_what_it_does(app_server, browser):
-    page = open_app(browser, app_server, "/curves?round=2", charts=1)
+# a page whose charts follow the round in the browser, and two whose steps are reruns
+# (one input along a line; three classes): the same round bar, named the same
+@pytest.mark.parametrize("path", ["/curves?round=2", "/?data=sine&round=2",
+                                  "/?data=blobs&round=2"])
+def test_the_round_bar_is_named_for_what_it_does(app_server, browser, path):
+    page = open_app(browser, app_server, path, charts=1)
     for key, name in NAMES.items():
         control = page.get_by_role("button", name=name, exact=True)
         assert control.count() == 1
@@ -636,4 +640,9 @@ def test_the_round_bar_is_named_for_what_it_does(app_server, browser):
     assert page.get_by_role("button", name="Play", exact=True).count() == 1
     assert page.get_by_role("slider", name="Round m").count() == 1
     assert page.locator("text=PageDown").count() == 0  # no key names as labels
+    page.keyboard.press("PageDown")
+    wait_round(page, 3)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('round') === '3'")
+    wait_ready(page, 1)
+    no_exception(page)
     page.close()

@@ -120,16 +120,19 @@ def _record_bytes(fit_key: str, _trace, _grid) -> bytes:
 
 
 def round_bar(ctx, state: State, on_round, seq: int) -> bool:
-    """The round bar that steps in the browser, with the fit's record sent once per fit;
-    False where the browser cannot have it (no static folder: Streamlit's bar is used).
-    ``seq`` is the count of the bar's step that set this round, or -1 when the server set
-    it (the bar then shows it)."""
+    """The round bar that steps in the browser, with the fit's record sent once per fit
+    where the charts can follow the round there (elsewhere each step is one rerun, as
+    with Streamlit's bar); False where the browser cannot have it (no static folder:
+    Streamlit's bar is used). ``seq`` is the count of the bar's step that set this round,
+    or -1 when the server set it (the bar then shows it)."""
     module = record_module_url()
-    # record.js adds up one score per point: K >= 3 classes step on the server instead
-    if module is None or ctx.grid.is_line or ctx.trace.is_multiclass:
+    if module is None:
         return False
     key = record_key(ctx)
-    _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
+    # record.js adds up one score per point of a plane: not along one input, nor K >= 3
+    if not (ctx.grid.is_line or ctx.trace.is_multiclass):
+        _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid),
+                   height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
                                     "module": module, "tree": record_module_url("tree"),
                                     "present": state.present, "seq": seq},
