@@ -49,8 +49,9 @@ def tex(page) -> list[str]:
 
 
 def shown_gamma(page) -> float:
-    formula = next(t for t in tex(page) if t.strip().startswith(r"\gamma ="))
-    return float(formula.rsplit("=", 1)[1].strip())
+    """The leaf value the Tree page shows: the last number of the formula for gamma."""
+    formula = next(t for t in tex(page) if r"\gamma =" in t and r"\nu" not in t)
+    return float(formula.replace(r"\end{gathered}", "").rsplit("=", 1)[1].strip())
 
 
 def test_drawing_six_points_fits_what_a_hand_calculation_gives(app_server, browser):

@@ -60,6 +60,12 @@ def f0_block(ctx) -> None:
                f"differ by {gap:.1e}. {loss.f0_note(f)}")
 
 
+def _two_lines(formula: str, numbers: str) -> str:
+    """A formula, and "= its numbers" on a line of its own (the blocks sit in a narrow
+    column)."""
+    return r"\begin{gathered}" + formula + r"\\ = " + numbers + r"\end{gathered}"
+
+
 def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) -> None:
     """View 3 (text): how the selected leaf's value is made, with its numbers, times nu
     (of tree (m, k) with K >= 3 classes)."""
@@ -82,18 +88,18 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
     else:
         factor = "" if f["factor"] == 1.0 else (  # (K - 1)/K with K >= 3 classes
             r"\frac{" + str(tr.n_classes - 1) + "}{" + str(tr.n_classes) + r"}\cdot")
-        numbers = (r" = " + factor + r"\frac{" + fmt(f["numerator"]) + "}{"
-                   + fmt(f["denominator"]) + "} = " + fmt(f["value"]))
+        numbers = (factor + r"\frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"])
+                   + "} = " + fmt(f["value"]))
         if f["rule"] == "second_order":
-            st.latex(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{" + R
-                     + r"} h_i + \lambda}" + numbers)
+            st.latex(_two_lines(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{"
+                                + R + r"} h_i + \lambda}", numbers))
             st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
                        f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
         elif f["rule"] == "mean" and loss.is_classifier:
-            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i" + numbers)
+            st.latex(_two_lines(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i", numbers))
             st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
         else:
-            st.latex(loss.leaf_tex(R, F) + numbers)
+            st.latex(_two_lines(loss.leaf_tex(R, F), numbers))
             st.caption(loss.leaf_note(m))
     st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
              + fmt(L["step"]))
