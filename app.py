@@ -9,9 +9,10 @@ charts), ``explorer/figures/`` the charts.
 
 import streamlit as st
 
-from explorer import app
+from explorer.app import assets
 
-st.set_page_config(page_title="Boosting Explorer", page_icon=":material/forest:",
+# the tab's icon is a file of ours: a Material icon would be fetched from Google's servers
+st.set_page_config(page_title="Boosting Explorer", page_icon=str(assets.ICON),
                    layout="wide", initial_sidebar_state="expanded")
 
 PAGES = [
@@ -30,5 +31,9 @@ PAGES = [
 
 page = st.navigation(PAGES, position="top")
 st.sidebar.markdown("### :material/forest: Boosting Explorer")
+assets.preload()  # plotly.js loads in the browser while the engine is imported and fits
+
+from explorer import app  # noqa: E402  (about a second on a server's first run)
+
 app.setup()
 page.run()

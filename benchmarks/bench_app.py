@@ -73,6 +73,22 @@ STEP_IN_PAGE = """async () => {
     await new Promise(r => requestAnimationFrame(() => r()));
     return performance.now() - start;
 }"""
+# Play for PLAY_SECONDS: how many rounds were drawn (stepper.js draws every round while
+# playing, and says so with "explorer-drawn" after each), and how many distinct rounds.
+PLAY_SECONDS = 3
+PLAY = """async (seconds) => {
+    const bar = document.querySelector('.explorer-stepper');
+    let drawn = 0;
+    const rounds = new Set();
+    const on = () => { drawn++; rounds.add(bar.dataset.round); };
+    document.addEventListener('explorer-drawn', on);
+    bar.querySelector('[data-go=play]').click();
+    const start = performance.now();
+    await new Promise(r => setTimeout(r, 1000 * seconds));
+    bar.querySelector('[data-go=play]').click();
+    document.removeEventListener('explorer-drawn', on);
+    return [drawn, rounds.size, (performance.now() - start) / 1000];
+}"""
 FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
              ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step).length")
 
@@ -82,6 +98,23 @@ def next_round(page):
     if page.locator(".explorer-stepper").count():
         return page.get_by_role("button", name="Next round", exact=True)
     return page.locator(".st-key-next button:visible").first
+
+
+READY = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+
+def settled(page, sent: list) -> None:
+    """Wait for a browser step's one rerun to come and go (asked 300 ms after the step is
+    drawn; then the server runs the page and the browser draws what it sends), so that it
+    does not fall into the next step's time. A fixed pause is too short for the Tree
+    page, whose rerun redraws three charts."""
+    before = len(sent)
+    deadline = time.perf_counter() + 3
+    while len(sent) == before and time.perf_counter() < deadline:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(100)
+    page.wait_for_selector(READY, state="attached")
+    page.wait_for_timeout(250)  # the browser draws the server's figures
 
 
 def warm_numba_cache() -> float:
@@ -169,7 +202,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                         if in_browser:  # timed in the page: no Playwright round trip in it
                             times.append(page.evaluate(STEP_IN_PAGE) / 1000)
                             page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
-                            page.wait_for_timeout(400)  # let its one rerun come and go
+                            settled(page, sent)  # let its one rerun come and go
                             continue
                         next_round(page).click(timeout=20_000)
                         page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
@@ -191,10 +224,14 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                 page.wait_for_function(ROUND_TITLES, arg=k + 9,
                                        polling="raf")
                 page.wait_for_timeout(1500)
+                play = None
+                if in_browser:
+                    drawn, distinct, seconds = page.evaluate(PLAY, PLAY_SECONDS)
+                    play = dict(rate=drawn / seconds, every=drawn == distinct)
                 out[name] = dict(p50=statistics.median(times) * 1000,
                                  p90=times[int(0.9 * len(times))] * 1000, redraw=redraw,
                                  in_browser=in_browser, burst=burst,
-                                 after=len(sent) - before - burst)
+                                 after=len(sent) - before - burst, play=play)
                 page.close()
         finally:
             stop_process(server.process)
@@ -242,6 +279,9 @@ def main() -> None:
               f"{n['redraw']:.0f} ms; step / redraw {n['p50'] / n['redraw']:.2f} ({where})")
         print(f"  a burst of 10 steps (PageDown): {n['burst']} messages to the server during "
               f"it, {n['after']} after it")
+        if n["play"]:
+            print(f"  play: {n['play']['rate']:.1f} rounds a second drawn over {PLAY_SECONDS} s "
+                  f"({'every round drawn' if n['play']['every'] else 'rounds skipped'})")
     print(f"server-side step (AppTest, full script, Model page): "
           f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

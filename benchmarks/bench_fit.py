@@ -2,6 +2,7 @@
 
     python benchmarks/bench_fit.py            # best of 3 everywhere (a few minutes)
     python benchmarks/bench_fit.py --quick    # best of 1, no cold-compile section
+    python benchmarks/bench_fit.py --multiclass   # the three-class section alone
 
 Prints, for make_moons (noise 0.3), depth 3, learning rate 0.1, two features:
 - fit with the full per-round record at 10,000 points x 500 rounds and at
@@ -12,6 +13,8 @@ Prints, for make_moons (noise 0.3), depth 3, learning rate 0.1, two features:
   scikit-learn's staged_decision_function, and on a 200x200 grid
   (``staged_decision_grid``, the app's path), with max |dF| against scikit-learn;
 - the record's memory per round per point;
+- three classes (issue 14): a fit of 10,000 points x 200 rounds (three trees a round)
+  against LightGBM's multiclass objective (one thread) and scikit-learn;
 - the start of a new process with a cold and a warm numba cache (first fit, warmup).
 Targets (issue 13): fit <= 1.0x LightGBM at both sizes; staged <= 1.0x scikit-learn.
 """
@@ -25,7 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import make_moons
+from sklearn.datasets import make_blobs, make_moons
 from sklearn.ensemble import GradientBoostingClassifier, HistGradientBoostingClassifier
 from threadpoolctl import threadpool_limits
 
@@ -36,6 +39,7 @@ import explorer  # noqa: E402
 
 DEPTH, LR = 3, 0.1
 SIZES = [(10_000, 500), (100_000, 100)]
+MULTICLASS_SIZE = (10_000, 200)  # points, rounds: 3 classes, 3 trees a round
 
 
 def best_of(fn, repeat):
@@ -112,6 +116,29 @@ def bench_predictions(repeat, n_points=40_000):
           f"{trace.leaf.itemsize}, trees {trace.nodes.nbytes / (rounds * n):.2f})")
 
 
+def bench_multiclass(repeat):
+    import lightgbm
+
+    n, rounds = MULTICLASS_SIZE
+    print(f"\n## Three classes (make_blobs, cluster_std 2), {n:,} points x {rounds} rounds "
+          f"(3 trees a round), depth {DEPTH}, seconds, best of {repeat}")
+    X, y = make_blobs(n, centers=3, cluster_std=2.0, random_state=0)
+    explorer.fit(*make_blobs(60, centers=3, random_state=0), n_rounds=2)  # compile first
+    ours = best_of(lambda: explorer.fit(X, y, n_rounds=rounds, max_depth=DEPTH,
+                                        learning_rate=LR), repeat)
+    print(f"explorer.fit (with record) {ours:7.3f}")
+    with threadpool_limits(1):
+        for name, run in {
+                "LightGBM multiclass (1 thread)": lambda: lightgbm.LGBMClassifier(
+                    objective="multiclass", n_estimators=rounds, max_depth=DEPTH,
+                    num_leaves=2**DEPTH, learning_rate=LR, num_threads=1, verbose=-1).fit(X, y),
+                "scikit-learn GBC": lambda: GradientBoostingClassifier(
+                    n_estimators=rounds, max_depth=DEPTH, learning_rate=LR,
+                    random_state=0).fit(X, y)}.items():
+            theirs = best_of(run, repeat)
+            print(f"          {name:<32} {theirs:7.3f}   ours/theirs = {ours / theirs:6.2f}x")
+
+
 START = """
 import time; t0 = time.perf_counter()
 import numpy as np
@@ -143,9 +170,15 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="best of 1, and skip the cold-compile section")
+    parser.add_argument("--multiclass", action="store_true",
+                        help="only the three-class fit against LightGBM (best of 3)")
     args = parser.parse_args()
+    if args.multiclass:
+        bench_multiclass(3)
+        sys.exit()
     repeat = 1 if args.quick else 3
     if not args.quick:
         bench_start()
     bench_fits(repeat)
     bench_predictions(repeat)
+    bench_multiclass(repeat)

@@ -27,10 +27,14 @@ WebSocket client that talks to ``/_stcore/stream`` as the browser's frontend doe
   BackMsg to ``script_finished`` is one rerun. Widget ids are read from the deltas:
   a keyed widget's id ends with ``-<key>`` (e.g. ``$$ID-2ac6...-round``).
 
-Each session loads the Model page, then repeatedly moves the round slider one
-round on (a fragment rerun) and now and then changes the learning rate or the
-depth (a full rerun that needs a fit), pausing a random "think time" between
-actions. A run is checked, not only timed: it must finish without an exception
+Each session loads the Model page, then repeatedly steps the rounds and now and
+then changes the learning rate or the depth (a full rerun that needs a fit),
+pausing a random "think time" between actions. In a browser the round bar steps
+on its own (explorer/app/stepper.js) and sends one rerun when stepping rests, so a
+session steps a burst of rounds (1 to 2 x ``--burst`` - 1, mean ``--burst``) and then
+sends that one fragment rerun at the new round (a click on "next" every
+CLICK_SECONDS); ``--burst 1`` is a server that reruns at every step, as before
+browser stepping. A run is checked, not only timed: it must finish without an exception
 element, the round label must show the round the session asked for, and after
 a parameter change the page's caption must state the new setting at the same
 round; a session with any failed run, timeout or dropped connection counts as
@@ -75,6 +79,7 @@ from explorer.process import start_server, tree_cpu, tree_rss
 MAX_SESSIONS = 100
 MAX_SECONDS = 300.0
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before the session counts as failed
+CLICK_SECONDS = 0.3  # between two clicks on "next" in a burst of steps
 
 _ROUND_LABEL = re.compile(r"^\*\*Round (\d+)\*\* / (\d+)$")
 XSRF_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends without an XSRF cookie
@@ -345,6 +350,7 @@ class LevelResult:
     peak_rss: int = 0
     fits: int | None = None
     server_cpu: float | None = None  # CPU seconds the server processes used in the level
+    rounds: int = 0  # rounds the sessions stepped (in the browser, between reruns)
     load: float | None = None  # the machine's 1-minute load average at the end
 
     def times(self, *kinds) -> list:
@@ -353,7 +359,7 @@ class LevelResult:
 
 async def simulate(i: int, url: str, deadline: float, think: float, param_share: float,
                    full_steps: bool, heavy: dict | None, rng: random.Random,
-                   result: LevelResult) -> None:
+                   result: LevelResult, burst: int = 1) -> None:
     """One student: load, then step rounds and sometimes change lr or depth until the deadline.
 
     With ``heavy`` (slider values such as :data:`HEAVY`), the student first asks for
@@ -388,8 +394,12 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
                 if shown_setting(run.caption) != asked or run.round != before:
                     raise SessionError(f"asked for {asked} at round {before}, the page shows "
                                        f"{shown_setting(run.caption)} at round {run.round}")
-            else:
-                m = 0 if session.round >= session.rounds else session.round + 1
+            else:  # a burst of steps in the browser, then its one rerun
+                k = rng.randint(1, 2 * burst - 1)
+                m = 0 if session.round >= session.rounds else min(session.round + k,
+                                                                 session.rounds)
+                result.rounds += max(m - session.round, 1)
+                await asyncio.sleep(CLICK_SECONDS * (k - 1))  # the clicks of the burst
                 run = await session.set_round(m, fragment=not full_steps)
             result.runs.append(run)
     except Exception as error:  # any failure fails the session; the reason is reported
@@ -403,7 +413,7 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
 
 async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
                     param_share: float = 0.1, full_steps: bool = False, heavy: dict | None = None,
-                    seed: int = 0, rss=None, ramp: float = 2.0) -> LevelResult:
+                    seed: int = 0, rss=None, ramp: float = 2.0, burst: int = 1) -> LevelResult:
     """Run n sessions against url for about ``seconds`` (plus the last runs in flight).
 
     Sessions start spread over ``ramp`` seconds (students do not click at the same
@@ -428,7 +438,7 @@ async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
     async def delayed(i):
         await asyncio.sleep(ramp * i / n)
         await simulate(i, url, deadline, think, param_share, full_steps, heavy,
-                       random.Random(seed * 1000 + i), result)
+                       random.Random(seed * 1000 + i), result, burst)
 
     await asyncio.gather(*(delayed(i) for i in range(n)))
     result.seconds = time.monotonic() - started
@@ -450,7 +460,7 @@ def percentile(values, q):
 
 HEADER = (f"{'sessions':>8} {'reruns':>7} {'p50 ms':>7} {'p95 ms':>7} {'step p95':>9} "
           f"{'full p95':>9} {'max ms':>7} {'reruns/s':>9} {'failed':>7} {'RSS MB':>7} "
-          f"{'fits/settings':>14} {'CPU ms/run':>10} {'load':>5}")
+          f"{'fits/settings':>14} {'CPU ms/run':>10} {'CPU s/min':>9} {'load':>5}")
 
 
 def row(r: LevelResult) -> str:
@@ -463,6 +473,7 @@ def row(r: LevelResult) -> str:
             f"{len(r.runs) / r.seconds:>9.1f} {len(r.failed):>7} "
             f"{r.peak_rss / 2**20:>7.0f} {fits:>14} "
             f"{1000 * (r.server_cpu or float('nan')) / max(len(r.runs), 1):>10.0f} "
+            f"{(r.server_cpu or float('nan')) / (r.sessions * r.seconds / 60):>9.2f} "
             f"{r.load if r.load is not None else float('nan'):>5.1f}")
 
 
@@ -475,6 +486,9 @@ def main(argv=None) -> int:
                         help="mean pause between a session's actions, s (0 = no pause)")
     parser.add_argument("--param-share", type=float, default=0.1,
                         help="share of actions that change lr or depth (a full rerun)")
+    parser.add_argument("--burst", type=int, default=5,
+                        help="mean rounds a student steps in the browser before its one rerun "
+                             "(default 5; 1 = a rerun at every step)")
     parser.add_argument("--full-steps", action="store_true",
                         help="send round steps as full-app reruns instead of fragment reruns")
     parser.add_argument("--heavy", nargs="?", const="5000x500", metavar="NxM",
@@ -499,7 +513,8 @@ def main(argv=None) -> int:
         heavy = {**HEAVY, "n": n_points, "rounds": n_rounds}
         where += f"; a distinct {n_points}-point {n_rounds}-round depth-8 fit per session"
     print(f"{where}; think {args.think:g} s, {args.param_share:.0%} of actions change a "
-          f"parameter, round steps as {'full' if args.full_steps else 'fragment'} reruns, "
+          f"parameter, bursts of {args.burst} rounds on average stepped in the browser, each "
+          f"then one {'full' if args.full_steps else 'fragment'} rerun, "
           f"{args.duration:g} s per level, {os.cpu_count()} cores")
     print(HEADER)
     failed = 0
@@ -512,7 +527,8 @@ def main(argv=None) -> int:
             failed += len(result.failed)
     print("RSS: peak resident memory of the app processes (and nginx), children included.\n"
           "CPU ms/run: CPU time of the app processes (and nginx) per rerun (1000 / it = the\n"
-          "reruns/s one process can do on one core); load: 1-minute load average at the end\n"
+          "reruns/s one process can do on one core); CPU s/min: server CPU seconds a minute of\n"
+          "one student's stepping costs; load: 1-minute load average at the end\n"
           "(above ~2 on 2 cores, something else competed for the CPU).\n"
           "fits/settings: fits the processes performed / distinct (process, lr, depth) the "
           "sessions used;\nequal = each setting fitted once per process, for everyone on it.")
@@ -522,7 +538,7 @@ def main(argv=None) -> int:
 def measure(n: int, args, heavy: dict | None, tmp: Path) -> LevelResult:
     """One level on a fresh server (or cluster), warmed first, stopped after."""
     options = dict(think=args.think, param_share=args.param_share,
-                   full_steps=args.full_steps, heavy=heavy, seed=args.seed)
+                   full_steps=args.full_steps, heavy=heavy, seed=args.seed, burst=args.burst)
     if args.url:
         return asyncio.run(run_level(args.url, n, args.duration, **options))
     if args.apps > 1:

@@ -102,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
     data.add_argument("--csv", type=Path, metavar="FILE",
                       help="a CSV file instead of a toy set: a header row, then one row per point")
     data.add_argument("--task", choices=TASKS, default=TASKS[0],
-                      help="what the CSV file's target holds: two classes (classification, "
+                      help="what the CSV file's target holds: 2 to 10 classes (classification, "
                            "the default) or numbers (regression, squared error)")
     data.add_argument("--features", type=_list, metavar="A,B",
                       help="the feature columns of the CSV file: two, or one or two for a "
@@ -131,6 +131,10 @@ def parser() -> argparse.ArgumentParser:
                           "tree (its regions); default model")
     out.add_argument("--rounds", dest="export_rounds", metavar="0,1,10",
                      help="the rounds to export (default: 0,1,2,5,10,50 as far as the fit goes)")
+    out.add_argument("--class", dest="cls", type=int, default=None, metavar="K",
+                     help="with three classes or more: the class whose residuals and tree "
+                          "are drawn and whose probability p_K the model view maps "
+                          "(default: class 0, and the most probable class on the model)")
     out.add_argument("--formats", type=_formats, default=list(exporting.FORMATS),
                      metavar="png,svg,html", help="what to write (default all three)")
     out.add_argument("--width", type=_width, default=exporting.MIN_WIDTH,
@@ -177,11 +181,15 @@ def export(args, log=print) -> list[Path]:
                     y_valid=None if valid is None else valid.y, **params)
     except ValueError as error:  # the engine names its parameters: name the options
         raise ValueError(_FLAGS.sub(lambda match: _FLAG[match.group(0)], str(error))) from None
+    if args.cls is not None and not (trace.is_multiclass and 0 <= args.cls < trace.n_classes):
+        raise ValueError(f"--class {args.cls}: " + (
+            f"{label} has classes 0..{trace.n_classes - 1}." if trace.is_multiclass else
+            "--class is for three classes or more; this fit has one tree a round."))
     rounds = (exporting.storyboard_rounds(trace.n_rounds) if args.export_rounds is None
               else exporting.parse_rounds(args.export_rounds, trace.n_rounds))
     grid = make_grid(trace)
     names = dict(feature_names=train.feature_names, classes=train.classes or None,
-                 target_name=train.target_name)
+                 target_name=train.target_name, k=args.cls)
     settings = Settings.of(params)
     args.out.mkdir(parents=True, exist_ok=True)
     written = []

@@ -24,11 +24,12 @@ import threading
 import numpy as np
 from numba import njit
 
-from . import losses, second_order
+from . import losses, multiclass, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
 from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first, leaves_of,
                    presort, reciprocals, restrict_order, sorted_values)
+from .tree import sum_up as _sum_up
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -62,8 +63,9 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     ----------
     X : array-like of shape (n, d)
     y : array-like of shape (n,)
-        Two distinct labels for classification (the larger one is class 1), numbers
-        for regression.
+        Labels for classification: two distinct labels (the larger one is class 1), or
+        3..10 (K classes, K trees a round under the softmax, as scikit-learn builds them;
+        see multiclass.py); numbers for regression.
     loss : {"log_loss", "exponential", "squared_error"}
     n_rounds : int in 1..5000
     learning_rate : float in (0, 10]
@@ -125,6 +127,9 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
 
     X = _features("X", X)
     y, classes = _targets("y", y, X.shape[0], code)
+    n_trees = 1 if classes is None or len(classes) == 2 else len(classes)  # per round
+    if n_trees > 1:
+        _check_multiclass(n_trees, loss=loss, leaf=leaf)
     if (X_valid is None) != (y_valid is None):
         raise ValueError("X_valid and y_valid must be given together; got only one of them.")
     if X_valid is not None:
@@ -133,21 +138,35 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
             raise ValueError(f"X_valid has {X_valid.shape[1]} features; X has {X.shape[1]}.")
         y_valid = _encode_valid(y_valid, X_valid.shape[0], classes)
 
-    # scikit-learn's random numbers: per round, the bag's uniforms, then the tree's seed.
+    # scikit-learn's random numbers: per round, the bag's uniforms, then each tree's seed.
     n = X.shape[0]
     rng = np.random.RandomState(random_state)
     n_in_bag = max(1, int(subsample * n))
     uniforms = np.empty((n_rounds if subsample < 1.0 else 0, n))
-    seeds = np.empty(n_rounds, dtype=np.int64)
+    seeds = np.empty((n_rounds, n_trees), dtype=np.int64)
     for m in range(n_rounds):
         if subsample < 1.0:
             uniforms[m] = rng.uniform(size=n)
-        seeds[m] = rng.randint(0, 2**31 - 1)
+        for k in range(n_trees):
+            seeds[m, k] = rng.randint(0, 2**31 - 1)
 
     X32 = np.ascontiguousarray(X, dtype=np.float32)
     if not getattr(_warming, "on", False):
         with _fits_lock:
             _fits["started"] += 1
+    params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
+                  max_depth=None if max_depth == _NO_LIMIT else max_depth,
+                  max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
+                  min_samples_split=min_samples_split, subsample=subsample,
+                  random_state=random_state, split=split, leaf=leaf, reg_lambda=reg_lambda,
+                  gamma=gamma, min_child_weight=min_child_weight)
+    data = dict(params=params, classes=classes, X=X, y=y, X_valid=X_valid, y_valid=y_valid)
+    if n_trees > 1:
+        return _fit_multiclass(X32, y, data, n_trees, hessian, learning_rate, max_depth,
+                               -1 if max_leaves is None else max_leaves, min_samples_leaf,
+                               min_samples_split, n_in_bag, uniforms, seeds, reg_lambda, gamma,
+                               min_child_weight)
+    seeds = seeds[:, 0]
     if hessian:
         f0 = second_order.initial_margin(y)
         raw, leaves, nodes, offsets = _boost_second_order(
@@ -166,15 +185,45 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
                 f"the fit diverged at round {diverged}: the scores passed 1e150 with "
                 f"loss={loss!r}, leaf={leaf!r}, learning_rate={learning_rate}. Lower the "
                 "learning rate, or use Newton leaves.")
-    params = dict(loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
-                  max_depth=None if max_depth == _NO_LIMIT else max_depth,
-                  max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
-                  min_samples_split=min_samples_split, subsample=subsample,
-                  random_state=random_state, split=split, leaf=leaf, reg_lambda=reg_lambda,
-                  gamma=gamma, min_child_weight=min_child_weight)
-    return Trace(params=params, classes=classes, X=X, y=y, X_valid=X_valid, y_valid=y_valid,
-                 f0=f0, raw=raw, leaf=leaves, in_bag=in_bag if subsample < 1.0 else None,
+    return Trace(**data, f0=f0, raw=raw, leaf=leaves, in_bag=in_bag if subsample < 1.0 else None,
                  nodes=nodes, offsets=offsets, rho=rho if leaf == "line_search" else None)
+
+
+def _fit_multiclass(X32, y, data, n_classes, hessian, learning_rate, max_depth, max_leaves,
+                    min_samples_leaf, min_samples_split, n_in_bag, uniforms, seeds, reg_lambda,
+                    gamma, min_child_weight):
+    """K >= 3 classes: scikit-learn's K trees a round (or xgboost's, split="hessian")."""
+    n_rounds = seeds.shape[0]
+    in_bag = np.ones((n_rounds + 1 if len(uniforms) else 0, len(y)), dtype=np.bool_)
+    for m in range(1, in_bag.shape[0]):  # one bag a round, shared by its K trees
+        _bag(uniforms[m - 1], n_in_bag, in_bag[m])
+    if hessian:
+        f0 = second_order.initial_margins(y, n_classes)
+        raw, leaves, nodes, offsets = multiclass.boost_second_order(
+            X32, y, f0, learning_rate, n_rounds, max_depth, reg_lambda, gamma, min_child_weight,
+            presort(X32))
+        f0 = f0.astype(np.float64)
+    else:
+        f0 = losses.initial_scores(y, n_classes)
+        raw, leaves, nodes, offsets = multiclass.boost(
+            X32, y, n_classes, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
+            min_samples_split, in_bag, seeds, presort(X32), reciprocals(len(y)))
+    nodes, offsets = multiclass.by_class(nodes, offsets, n_classes)
+    return Trace(**data, f0=f0, raw=raw, leaf=leaves, in_bag=in_bag if len(uniforms) else None,
+                 nodes=nodes, offsets=offsets)
+
+
+def _check_multiclass(n_classes, *, loss, leaf):
+    """K >= 3 classes: only the multinomial log-loss with its Newton leaves (scikit-learn's)."""
+    if n_classes > multiclass.MAX_CLASSES:
+        raise ValueError(f"y holds {n_classes} classes; the explorer fits at most "
+                         f"{multiclass.MAX_CLASSES} (one tree per class and round).")
+    if loss == "exponential":
+        raise ValueError(f"loss='exponential' is only suitable for two classes; y holds "
+                         f"{n_classes}. Use loss='log_loss' (the multinomial log-loss) instead.")
+    if leaf != "newton":
+        raise ValueError(f"leaf={leaf!r} is for two classes; with {n_classes} classes the "
+                         "leaves are scikit-learn's Newton steps: leave leaf='newton'.")
 
 
 # fit's keyword arguments and their defaults (the data arguments have none)
@@ -268,11 +317,11 @@ def _targets(name, y, n, code):
         return y, None
     if y.dtype.kind == "f" and not np.isfinite(y).all():
         raise ValueError(f"{name} contains NaN or infinite labels.")
-    classes = np.unique(y)
-    if classes.shape[0] != 2:
-        raise ValueError(f"{name} must hold exactly two classes for classification; "
+    classes, encoded = np.unique(y, return_inverse=True)
+    if classes.shape[0] < 2:
+        raise ValueError(f"{name} must hold at least two classes for classification; "
                          f"found {classes.shape[0]}: {classes[:5].tolist()}.")
-    return (y == classes[1]).astype(np.float64), classes
+    return encoded.reshape(-1).astype(np.float64), classes  # class k is classes[k]
 
 
 def _encode_valid(y, n, classes):
@@ -285,7 +334,7 @@ def _encode_valid(y, n, classes):
     unknown = np.setdiff1d(np.unique(y), classes)
     if unknown.size:
         raise ValueError(f"y_valid has labels not in y: {unknown[:5].tolist()}.")
-    return (y == classes[1]).astype(np.float64)
+    return np.searchsorted(classes, y).astype(np.float64)
 
 
 # --- the compiled loop ---------------------------------------------------------
@@ -467,27 +516,23 @@ def _bag(uniforms, n_in_bag, mask):
             taken += 1
 
 
-@njit(cache=True, nogil=True)
-def _sum_up(tree):
-    """An inner node's sums are its children's (children always follow their parent)."""
-    for j in range(tree.shape[0] - 1, -1, -1):
-        if tree[j]["left"] != -1:
-            tree[j]["sum_r"] = tree[tree[j]["left"]]["sum_r"] + tree[tree[j]["right"]]["sum_r"]
-            tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]
-
-
 def warm_fit(features=2, **options):
     """A tiny fit with these options, and its residuals: compiles the kernels they call.
     Not counted by fit_count (it is no user's fit)."""
     X = np.random.RandomState(0).normal(size=(40, features))
     y = X.sum(axis=1) if options.get("loss") == "squared_error" else (X[:, 0] > 0) * 1.0
-    _warming.on = True
-    try:
-        trace = fit(X, y, n_rounds=2, X_valid=X, y_valid=y, **options)
-    finally:
-        _warming.on = False
+    trace = _uncounted(lambda: fit(X, y, n_rounds=2, X_valid=X, y_valid=y, **options))
     trace.residual(1)
     return trace
+
+
+def _uncounted(run):
+    """run(), its fits not counted by fit_count (the warm-up's are no user's)."""
+    _warming.on = True
+    try:
+        return run()
+    finally:
+        _warming.on = False
 
 
 # The engine's kernels in parts, each compiled by tiny fits that take its code paths.
@@ -504,6 +549,7 @@ WARMUP_PARTS = {
     "subsampling": lambda: [warm_fit(subsample=0.8, max_leaves=max_leaves, loss="exponential",
                                      leaf="exact") for max_leaves in (None, 3)],
     "second-order trees": lambda: warm_fit(split="hessian", gamma=0.1),
+    "multiclass": lambda: _uncounted(warmup_multiclass),
 }
 
 
@@ -514,3 +560,18 @@ def warmup(parts=tuple(WARMUP_PARTS)):
     """
     for name in parts:
         WARMUP_PARTS[name]()
+
+
+def warmup_multiclass():
+    """Compile the K-class kernels once (cached on disk by numba), apart from warmup(): a
+    process that never fits three classes never compiles them."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(45, 2))
+    y = np.arange(45) % 3
+    for options in (dict(subsample=0.8, X_valid=X, y_valid=y), dict(max_leaves=3),
+                    dict(split="hessian")):
+        trace = fit(X, y, n_rounds=2, **options)
+        trace.staged_decision_function(X)
+        for dtype in (np.float64, np.float32):  # float32: the app's grids
+            trace.staged_decision_grid(X[:, 0], X[:, 1], dtype=dtype)
+        trace.residual(1)

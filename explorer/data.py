@@ -21,6 +21,8 @@ __all__ = [
     "CLASSIFICATION_SETS",
     "DataError",
     "Dataset",
+    "IRIS",
+    "MULTICLASS_SETS",
     "REGRESSION_SETS",
     "TOY_SETS",
     "dataset_hash",
@@ -31,6 +33,7 @@ __all__ = [
 TASKS = ("classification", "regression")
 MIN_ROWS = 10
 MAX_ROWS = 50_000
+MAX_CLASSES = 10  # one tree per class and round: beyond this, views and fits get unwieldy
 
 
 class DataError(ValueError):
@@ -46,7 +49,8 @@ class Dataset:
     X : ndarray of shape (n, d), float64
         Inputs; d is 2, or 1 for one-input regression.
     y : ndarray of shape (n,), float64
-        Targets: 0.0 / 1.0 for classification, numbers for regression.
+        Targets: the class index 0.0, 1.0, ... (K - 1) for classification, numbers for
+        regression.
     feature_names : tuple of str
         One name per column of ``X``.
     target_name : str
@@ -55,7 +59,7 @@ class Dataset:
     name : str
         Toy set name or uploaded file name.
     classes : tuple of str
-        For classification, the original labels of class 0 and class 1.
+        For classification, the original labels of class 0, 1, ... K - 1.
     """
 
     X: np.ndarray
@@ -169,6 +173,25 @@ _SHAPES = {
 # Sets whose inputs are rounded to a grid of this step (measured data often is).
 _ROUNDED = {"tied": 0.5}
 
+
+def _blobs(count, cls, rng):
+    """Three round clouds on a triangle (class cls at angle 90 + 120 cls degrees)."""
+    angle = np.pi / 2 + 2 * np.pi * cls / 3
+    return rng.normal(1.3 * np.array([np.cos(angle), np.sin(angle)]), 0.55, size=(count, 2))
+
+
+def _spiral(count, cls, rng):
+    """Three arms of one spiral, each turned a third of a turn from the last."""
+    t = rng.uniform(0, 1, count)
+    radius = 0.2 + 2.3 * t
+    angle = 2.5 * np.pi * t + 2 * np.pi * cls / 3
+    return radius[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
+
+
+# Sets of K >= 3 classes drawn in equal numbers (the class balance applies to two classes).
+_MULTI = {"blobs": (_blobs, 3), "spiral": (_spiral, 3)}
+IRIS = "iris"  # Fisher's iris flowers: petal length and width, three species (real data)
+
 # A staircase whose levels go up and down, so no single split explains it.
 _STEP_LEVELS = np.array([-1.5, 0.5, -0.5, 1.5, 0.0, 1.0])
 
@@ -179,7 +202,8 @@ _CURVES = {
     "plane": (2, lambda X: 0.8 * X[:, 0] - 0.5 * X[:, 1]),
 }
 
-CLASSIFICATION_SETS = tuple(_SHAPES)
+MULTICLASS_SETS = tuple(_MULTI) + (IRIS,)  # three classes or more
+CLASSIFICATION_SETS = tuple(_SHAPES) + MULTICLASS_SETS
 REGRESSION_SETS = tuple(_CURVES)
 
 
@@ -192,12 +216,14 @@ def make_toy(name: str, n: int = 300, noise: float = 0.2, balance: float = 0.5,
     name : str
         One of :data:`CLASSIFICATION_SETS` or :data:`REGRESSION_SETS`.
     n : int
-        Number of points, 10 to 50,000.
+        Number of points, 10 to 50,000 (iris always has its 150 flowers; its n, noise,
+        balance and seed are not used).
     noise : float
         Standard deviation of the Gaussian noise, 0 to 2: added to both inputs
         for classification, to the target for regression.
     balance : float
-        Fraction of class 1, 0.05 to 0.95 (ignored for regression).
+        Fraction of class 1, 0.05 to 0.95 (ignored for regression and for sets of three
+        or more classes, whose classes come in equal numbers).
     seed : int
         Seed of the random generator, a whole number >= 0.
 
@@ -210,7 +236,7 @@ def make_toy(name: str, n: int = 300, noise: float = 0.2, balance: float = 0.5,
     DataError
         For an unknown name or a parameter out of range.
     """
-    if name not in _SHAPES and name not in _CURVES:
+    if name not in CLASSIFICATION_SETS and name not in _CURVES:
         raise DataError(f"There is no toy dataset called {name!r}. Choose one of: "
                         f"{', '.join(CLASSIFICATION_SETS + REGRESSION_SETS)}.")
     n = _whole_number("The number of points", n, MIN_ROWS, MAX_ROWS)
@@ -225,18 +251,37 @@ def make_toy(name: str, n: int = 300, noise: float = 0.2, balance: float = 0.5,
         y = curve(X) + noise * rng.normal(size=n)
         names = ("x",) if n_inputs == 1 else ("x1", "x2")
         return Dataset(X, y, names, "y", "regression", name)
+    if name == IRIS:
+        return _iris()
 
     # Counts per class rather than a label per point, so the balance is exact;
     # each class keeps at least one point.
-    n1 = min(max(round(n * balance), 1), n - 1)
-    counts = (n - n1, n1)
-    X = np.vstack([_SHAPES[name](count, cls, rng) for cls, count in enumerate(counts)])
+    if name in _MULTI:
+        shape, K = _MULTI[name]
+        counts = tuple(n // K + (k < n % K) for k in range(K))
+    else:
+        shape, K = _SHAPES[name], 2
+        n1 = min(max(round(n * balance), 1), n - 1)
+        counts = (n - n1, n1)
+    X = np.vstack([shape(count, cls, rng) for cls, count in enumerate(counts)])
     X = X + noise * rng.normal(size=X.shape)
     if name in _ROUNDED:
         X = np.round(X / _ROUNDED[name]) * _ROUNDED[name]
-    y = np.repeat([0.0, 1.0], counts)
+    y = np.repeat(np.arange(K, dtype=np.float64), counts)
     order = rng.permutation(n)  # interleave the classes
-    return Dataset(X[order], y[order], ("x1", "x2"), "y", "classification", name, ("0", "1"))
+    return Dataset(X[order], y[order], ("x1", "x2"), "y", "classification", name,
+                   tuple(str(k) for k in range(K)))
+
+
+@functools.lru_cache(maxsize=1)
+def _iris() -> Dataset:
+    """scikit-learn's bundled copy of the iris data (nothing is downloaded)."""
+    from sklearn.datasets import load_iris
+    iris = load_iris()
+    X = iris.data[:, 2:4]  # petal length and width (cm): the two that tell the species apart
+    names = tuple(iris.feature_names[2:4])
+    return Dataset(X, iris.target.astype(np.float64), names, "species", "classification", IRIS,
+                   tuple(str(t) for t in iris.target_names))
 
 
 TOY_SETS: dict[str, Callable[..., Dataset]] = {
@@ -270,6 +315,7 @@ def _in_range(what, value, low, high):
 def deepest_row(dataset: Dataset) -> int:
     """The point deepest inside its own class: the farthest from the other class's mean
     and nearest its own (its label flipped makes the most telling outlier)."""
+    _two_classes(dataset)
     X, y = dataset.X, dataset.y
     means = {c: X[y == c].mean(axis=0) for c in (0.0, 1.0)}
     own = np.where(y[:, None] == 1.0, means[1.0], means[0.0])
@@ -282,6 +328,7 @@ def flip_labels(dataset: Dataset, fraction: float | str, seed: int = 0) -> Datas
     ``fraction`` of them, or with ``"deepest"`` the one of :func:`deepest_row`."""
     if dataset.task != "classification":
         raise DataError("Only class labels can be flipped.")
+    _two_classes(dataset)
     y = dataset.y.copy()
     if fraction == "deepest":
         i = deepest_row(dataset)
@@ -294,6 +341,12 @@ def flip_labels(dataset: Dataset, fraction: float | str, seed: int = 0) -> Datas
     return replace(dataset, y=y, name=f"{dataset.name} ({fraction:.0%} labels flipped)")
 
 
+
+
+def _two_classes(dataset):
+    if len(dataset.classes) > 2:
+        raise DataError(f"Flipping labels swaps two classes; {dataset.name} has "
+                        f"{len(dataset.classes)}.")
 
 
 def sample(dataset: Dataset, n: int, seed: int = 0) -> Dataset:

@@ -12,6 +12,7 @@ import math
 import numpy as np
 from numba import njit
 from scipy.special import logit
+from scipy.stats import gmean
 
 from .text import number
 
@@ -152,6 +153,71 @@ def newton_step(sum_r, sum_h, n):
     return (sum_r / n) / den
 
 
+# --- K >= 3 classes: the multinomial log-loss (scikit-learn's HalfMultinomialLoss) -------
+
+
+def initial_scores(y, n_classes):
+    """f0_k, the best constant raw scores: log p_k minus the mean of the log p over the classes.
+
+    p_k is the share of class k (``y`` holds class indices), clipped to [eps, 1 - eps], and
+    the link is scikit-learn's symmetric multinomial logit (log of p over its geometric mean).
+    """
+    prior = np.bincount(y.astype(np.int64), minlength=n_classes) / y.shape[0]
+    eps = np.finfo(np.float64).eps
+    prior = np.clip(prior, eps, 1 - eps, dtype=np.float64)[None, :]
+    return np.log(prior / gmean(prior, axis=1)[:, None])[0]
+
+
+@njit(cache=True, nogil=True)
+def softmax_residuals(y, raw, out):
+    """out[k, i] = y_ik - p_ik with p_i = softmax(raw[i]), the max subtracted first, as
+    scikit-learn's CyHalfMultinomialLoss.gradient computes it (then negated)."""
+    n_classes = raw.shape[1]
+    e = np.empty(n_classes)
+    for i in range(raw.shape[0]):
+        top = raw[i, 0]
+        for k in range(1, n_classes):
+            if top < raw[i, k]:
+                top = raw[i, k]
+        total = 0.0
+        for k in range(n_classes):
+            e[k] = math.exp(raw[i, k] - top)
+            total += e[k]
+        for k in range(n_classes):
+            out[k, i] = -(e[k] / total - (1.0 if y[i] == k else 0.0))
+
+
+@njit(cache=True, nogil=True)
+def multinomial_step(sum_r, sum_h, n, n_classes):
+    """Leaf value (K - 1)/K * mean(r) / mean(p (1 - p)), in scikit-learn's order of operations.
+
+    The (K - 1)/K factor is Friedman's (2001, algorithm 6), kept by scikit-learn; the
+    same guard as the binary Newton step gives no step where the hessian vanishes.
+    """
+    den = sum_h / n
+    if abs(den) < HESSIAN_FLOOR:
+        return 0.0
+    return ((sum_r / n) * ((n_classes - 1) / n_classes)) / den
+
+
+def softmax(raw):
+    """p over the last axis of raw scores, stably (the max subtracted first)."""
+    raw = np.asarray(raw, dtype=np.float64)
+    e = np.exp(raw - raw.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def multinomial_loss(y, raw):
+    """Mean multinomial log-loss log(sum_k e^F_k) - F_y over the samples (axis -2 of raw,
+    classes on the last axis; leading axes are rounds), by log-sum-exp."""
+    raw = np.asarray(raw, dtype=np.float64)
+    top = raw.max(axis=-1)
+    lse = top + np.log(np.exp(raw - top[..., None]).sum(axis=-1))
+    own = np.take_along_axis(raw, np.broadcast_to(y.astype(np.int64)[:, None],
+                                                  raw.shape[:-1] + (1,)), axis=-1)[..., 0]
+    return (lse - own).mean(axis=-1)
+
+
 def probability(code, raw):
     """p(class 1) from raw scores: sigmoid(F), or sigmoid(2F) for the exponential loss."""
     raw = np.asarray(raw, dtype=np.float64)
@@ -194,6 +260,7 @@ class Loss:
     residual_html = ""  # the pseudo-residual in a chart's (HTML) label
     residual_bound = None  # |r| < this for every F (a fixed colour scale), if any
     pm_form = False  # True where the +-1 label form is the same loss (MATH.md section 2)
+    multiclass = False  # True for K >= 3 classes: every quantity has one value per class
 
     @property
     def code(self) -> int:
@@ -297,9 +364,51 @@ class SquaredError(Loss):
                 "zero there.")
 
 
+class Multinomial(Loss):
+    """The log-loss with K >= 3 classes: softmax probabilities, one tree per class a round."""
+
+    name = "log_loss"
+    title = "multinomial log-loss"
+    multiclass = True
+    residual_html = "y<sub>k</sub> − p<sub>k</sub>"
+    residual_bound = 1.0
+    factor_note = ("The factor (K − 1)/K is Friedman's (2001, algorithm 6: K-class logistic "
+                   "boosting, a Newton step on the diagonal of the hessian); scikit-learn keeps "
+                   "it for backward compatibility, so the explorer shows it too.")
+
+    def p_html(self, m):
+        return f"softmax(F<sub>{m}</sub>)<sub>k</sub>"
+
+    def p_tex(self, m):
+        return r"\operatorname{softmax}(F_{" + str(m) + r"})_k"
+
+    def leaf_tex(self, R, F):
+        return (r"\gamma_k = \frac{K - 1}{K}\cdot\frac{\sum_{" + R + r"} (y_{ik} - p_{ik})}{\sum_{"
+                + R + r"} p_{ik}\,(1 - p_{ik})}")
+
+    def leaf_note(self, m):
+        return (f"p_ik = softmax(F_{m - 1}(x_i))_k are the class probabilities before round {m} "
+                "and y_ik is 1 for the samples of class k. " + self.factor_note)
+
+    def f0_tex(self, f):
+        """``f`` from ``numbers.summaries.f0_summary``: counts, n, f0 (one per class)."""
+        K = len(f["counts"])
+        shares = ", ".join(r"\tfrac{" + str(c) + "}{" + str(f["n"]) + "}" for c in f["counts"])
+        values = ", ".join(number(v) for v in f["f0"])
+        return [r"f_{0k} = \log p_k - \frac{1}{K}\sum_{j} \log p_j,\qquad p = (" + shares + ")",
+                r"f_0 = (" + values + r"),\qquad \operatorname{softmax}(f_0) = p\quad (K = "
+                + str(K) + ")"]
+
+    def f0_note(self, f):
+        return ("f₀ holds the log of each class's share, centred so that the K values sum "
+                "to 0 (scikit-learn's symmetric multinomial link): softmax(f₀) gives back "
+                "the shares.")
+
+
 LOSSES = {loss.name: loss for loss in (LogLoss(), ExponentialLoss(), SquaredError())}
+MULTINOMIAL = Multinomial()
 
 
 def of(trace) -> Loss:
-    """The loss a trace was fitted with."""
-    return LOSSES[trace.loss]
+    """The loss a trace was fitted with (the multinomial log-loss with K >= 3 classes)."""
+    return MULTINOMIAL if trace.is_multiclass else LOSSES[trace.loss]

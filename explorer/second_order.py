@@ -246,3 +246,36 @@ def _prune(nodes, k0, k, gamma, best_loss):
                 nodes[w]["right"] = k0 + new_id[nodes[w]["right"] - k0]
             w += 1
     return w
+
+
+# --- K >= 3 classes: xgboost's multi:softprob ---------------------------------------------
+
+
+def initial_margins(y, n_classes):
+    """xgboost's intercept for K classes: log(share + 1e-6) per class (kRtEps inside the log),
+    centred on its mean, in float32."""
+    shares = (np.bincount(y.astype(np.int64), minlength=n_classes).astype(np.float32)
+              / np.float32(y.shape[0]))
+    logs = np.log(shares + RT_EPS)
+    return (logs - np.float32(logs.astype(np.float64).mean())).astype(np.float32)
+
+
+@njit(cache=True, nogil=True)
+def softmax_gradients(y, margin, g, h):
+    """g[k, i] = p_ik - y_ik and h[k, i] = max(2 p_ik (1 - p_ik), 1e-16), as xgboost's softmax
+    objective: float32 but for the sum of the exponentials (float64), and the max taken
+    from the smallest normal float32 up (xgboost's starting value)."""
+    K = margin.shape[1]
+    one = np.float32(1.0)
+    two = np.float32(2.0)
+    for i in range(margin.shape[0]):
+        top = np.float32(1.1754944e-38)
+        for k in range(K):
+            top = max(margin[i, k], top)
+        total = 0.0
+        for k in range(K):
+            total += math.exp(margin[i, k] - top)
+        for k in range(K):
+            p = math.exp(margin[i, k] - top) / np.float32(total)
+            h[k, i] = max(two * p * (one - p), _HESS_FLOOR)
+            g[k, i] = p - one if y[i] == k else p

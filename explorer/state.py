@@ -22,16 +22,18 @@ from dataclasses import dataclass, fields as dc_fields, replace
 from typing import Any, Mapping
 from urllib.parse import urlencode
 
-from .data import CLASSIFICATION_SETS, REGRESSION_SETS
+from . import drawn
+from .data import CLASSIFICATION_SETS, MULTICLASS_SETS, REGRESSION_SETS
 from .lessons import LESSONS
 from .boosting import DEFAULTS
 from .settings import Settings, applies
 
 UPLOAD = "upload"
+DRAW = "draw"  # points drawn by hand on the Model page, kept in the field pts
 TASKS = ("classification", "regression")
 # Each task's toy sets: a toy set decides the task (State.from_mapping).
 TOY_SETS = {"classification": CLASSIFICATION_SETS, "regression": REGRESSION_SETS}
-DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD,)
+DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD, DRAW)
 LOSSES = ("log-loss", "exponential")  # as shown and written in the URL (classification)
 ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
 REGRESSION_LOSS = "squared-error"  # the one loss of regression
@@ -134,13 +136,16 @@ class Field:
 FIELDS: tuple[Field, ...] = (
     # --- data ---
     Field("task", str, "classification", "Task", "data", choices=TASKS,
-          help="What the upload's label column holds. Classification: two classes, "
-               "log-loss or exponential loss. Regression: a number to predict from one or "
-               "two inputs, squared error. (A toy set decides it.)"),
+          help="What the upload's label column (or a drawn point's label) holds. "
+               "Classification: two classes (log-loss or exponential loss) or three to ten "
+               "(the multinomial log-loss, one tree per class and round). Regression: a "
+               "number to predict from one or two inputs, squared error. (A toy set decides "
+               "it.)"),
     Field("data", str, "moons", "Dataset", "data", choices=DATASETS,
-          help=f"A toy set, or upload your own CSV file. Classification (two classes): "
-               f"{', '.join(CLASSIFICATION_SETS)}. Regression (a number): "
-               f"{', '.join(REGRESSION_SETS)}."),
+          help=f"A toy set, your own CSV file (upload), or points you draw by clicking on "
+               f"the Model page (draw). Classification (two classes; three for "
+               f"{', '.join(MULTICLASS_SETS)}): {', '.join(CLASSIFICATION_SETS)}. "
+               f"Regression (a number): {', '.join(REGRESSION_SETS)}."),
     Field("n", int, 400, "Points", "data", 20, 10_000, 10,
           help="Number of points, training and validation together."),
     Field("noise", float, 0.25, "Noise", "data", 0.0, 1.0, 0.05,
@@ -152,6 +157,9 @@ FIELDS: tuple[Field, ...] = (
           help="How many of the file's points are fitted: a random sample (stratified by "
                "class, seeded by the data seed) drawn before the validation split. 0 = as "
                "many as this server fits for the rounds chosen."),
+    Field("pts", str, "", "Drawn points", "data",
+          help="The points drawn on the Model page: label_x1_x2 per point, joined by ~. "
+               f"The link holds them up to {drawn.LINK_POINTS} points."),
     Field("dseed", int, 0, "Data seed", "data", 0, 9999, 1,
           help="Seed of the points and of the train/validation split."),
     Field("valid", float, 0.2, "Validation share", "data", 0.0, 0.5, 0.05,
@@ -209,6 +217,12 @@ FIELDS: tuple[Field, ...] = (
           help="Node id of the selected leaf of tree m; -1 follows the selected sample."),
     Field("showvalid", bool, False, "Show validation points", "view",
           help="Hollow diamonds: points held out of the fit."),
+    Field("cls", int, 0, "Class k", "view", 0, 9, 1,
+          help="With three classes or more, each round has one tree per class: the class "
+               "whose residuals y_k − p_k and tree are shown."),
+    Field("pk", bool, False, "Map p_k of class k", "view",
+          help="With three classes or more: the map shows the probability of class k "
+               "alone, instead of the most probable class everywhere."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
           help="Each side is your setting from the sidebar, changed as the pair says."),
     Field("lesson", str, "", "Lesson", "view", choices=("",) + tuple(LESSONS),
@@ -232,6 +246,7 @@ class State:
     noise: float = BY_KEY["noise"].default
     balance: float = BY_KEY["balance"].default
     points: int = BY_KEY["points"].default
+    pts: str = BY_KEY["pts"].default
     dseed: int = BY_KEY["dseed"].default
     valid: float = BY_KEY["valid"].default
     loss: str = BY_KEY["loss"].default
@@ -251,6 +266,8 @@ class State:
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
     showvalid: bool = BY_KEY["showvalid"].default
+    cls: int = BY_KEY["cls"].default
+    pk: bool = BY_KEY["pk"].default
     pair: str = BY_KEY["pair"].default
     lesson: str = BY_KEY["lesson"].default
     present: bool = BY_KEY["present"].default
@@ -287,6 +304,8 @@ class State:
             value = getattr(self, f.key)
             if value != f.default:
                 out[f.key] = f.format(value)
+        if drawn.count(self.pts) > drawn.LINK_POINTS:  # too long an address: the page says so
+            del out["pts"]
         return out
 
     def write_query(self, query) -> None:
@@ -311,15 +330,26 @@ class State:
     def with_round(self, m: int) -> "State":
         return replace(self, round=max(0, min(int(m), self.rounds)))
 
-    def for_samples(self, n: int) -> "State":
-        """The selected sample clamped to the n training points of the fit."""
-        return replace(self, sample=min(max(self.sample, 0), n - 1))
+    def for_samples(self, n: int, n_classes: int = 1) -> "State":
+        """The selected sample clamped to the n training points of the fit, the class to
+        its classes."""
+        return replace(self, sample=min(max(self.sample, 0), n - 1),
+                       cls=min(max(self.cls, 0), max(n_classes - 1, 0)))
 
     # --- what the engine and the data module take ---
 
     @property
     def is_upload(self) -> bool:
         return self.data == UPLOAD
+
+    @property
+    def is_drawn(self) -> bool:
+        return self.data == DRAW
+
+    @property
+    def own_data(self) -> bool:
+        """The user's data (a file or drawn points): fitted for this session only."""
+        return self.data in (UPLOAD, DRAW)
 
     @property
     def is_regression(self) -> bool:
@@ -361,7 +391,7 @@ class State:
 
     def slug(self) -> str:
         """A short file-name-safe summary of data and parameters, for exported images."""
-        data = "upload" if self.is_upload else f"{self.data}{self.n}"
+        data = self.data if self.own_data else f"{self.data}{self.n}"
         return Settings.of(self.fit_params()).slug(data, self.round)
 
 

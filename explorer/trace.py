@@ -4,6 +4,27 @@ A Trace stores only what cannot be derived cheaply: the raw scores F_m of the
 training points at every round, the leaf each point falls in, the bags and the
 trees. Residuals, probabilities, losses and predictions anywhere on the plane
 are derived from those on demand.
+
+K >= 3 classes (``trace.n_classes``; ``trace.is_multiclass``): every round has K
+trees, tree (m, k) fitted to y_k - p_k, and a class axis is added last wherever a
+quantity has one value per class:
+
+    f0                              (K,)            f0_k
+    raw, leaf                       (M + 1, n, K)   F_mk and the leaf in tree (m, k)
+    tree(m, k), regions(m, lo, hi, k)               tree k of round m (k defaults to 0)
+    residual(m), hessian(m), proba(m)   (n, K)      y_k - p_k, p_k (1 - p_k), p_k
+    sample_residuals(i)             (M + 1, K)
+    decision_function(X, m)         (len(X), K)
+    staged_decision_function(X)     (M + 1, len(X), K)
+    staged_decision_grid(xs, ys)    (M + 1, len(ys), len(xs), K)
+    predict_proba(X, m)             (len(X), K)     softmax rows, summing to 1
+    train_loss, valid_loss          (M + 1,)        the mean multinomial log-loss
+    train_accuracy                  (M + 1,)        argmax_k F_k against the label
+    nodes, offsets                  trees class by class: offsets (K, M + 1), tree (m, k)
+                                    is nodes[offsets[k, m - 1]:offsets[k, m]]
+
+y holds class indices 0..K-1 (classes[k] is the label), as for two classes (0/1).
+Binary fits and regressions keep their shapes (raw (M + 1, n), f0 a float).
 """
 
 from functools import cached_property
@@ -21,8 +42,9 @@ class Trace:
     Attributes
     ----------
     params : dict, the fit's parameters
-    classes : the two original labels (class 1 is the larger), or None for regression
-    X, y : training data (y encoded 0/1 for classification)
+    classes : the original labels in sorted order (class k is classes[k]), or None for
+        regression
+    X, y : training data (y the class index 0..K-1 for classification)
     X_valid, y_valid : validation data or None
     f0 : float, the best constant
     raw : (n_rounds + 1, n) array, F_m at the training points
@@ -41,7 +63,7 @@ class Trace:
         self.X_valid, self.y_valid = X_valid, y_valid
         self.f0 = f0
         self.raw = raw
-        largest = int(np.diff(offsets).max())
+        largest = int(np.diff(offsets, axis=-1).max())
         for small in (np.int8, np.int16):  # leaf ids take 1 byte a point-round up to depth 6
             if largest < np.iinfo(small).max:
                 leaf = leaf.astype(small)
@@ -65,6 +87,16 @@ class Trace:
         return self.classes is not None
 
     @property
+    def n_classes(self):
+        """K, the number of classes (2 for a binary fit); None for a regression."""
+        return None if self.classes is None else len(self.classes)
+
+    @property
+    def is_multiclass(self):
+        """True with K >= 3 classes: K trees a round under the softmax."""
+        return self.classes is not None and len(self.classes) > 2
+
+    @property
     def n_rounds(self):
         return self.params["n_rounds"]
 
@@ -81,10 +113,22 @@ class Trace:
         """True for xgboost-style trees: float32 margins, gradients and hessians."""
         return self.params.get("split") == "hessian"
 
-    def tree(self, m):
-        """Nodes of tree m (1..n_rounds); node 0 is the root."""
+    def tree(self, m, k=0):
+        """Nodes of tree m (1..n_rounds), of class k with K >= 3 classes; node 0 is the root."""
         self._check_round(m, first=1)
-        return self.nodes[self.offsets[m - 1]:self.offsets[m]]
+        nodes, offsets = self._trees_of(k)
+        return nodes[offsets[m - 1]:offsets[m]]
+
+    def _trees_of(self, k):
+        """(nodes, offsets) of class k's trees alone, offsets from 0 (all trees below K = 3)."""
+        if not self.is_multiclass:
+            if k != 0:
+                raise ValueError(f"class must be 0 for a fit with one tree a round; got {k!r}.")
+            return self.nodes, self.offsets
+        if not (isinstance(k, (int, np.integer)) and 0 <= k < self.n_classes):
+            raise ValueError(f"class must be an integer in 0..{self.n_classes - 1}; got {k!r}.")
+        start = self.offsets[k, 0]
+        return self.nodes[start:self.offsets[k, -1]], self.offsets[k] - start
 
     # --- quantities at round m on the training points ---
 
@@ -103,10 +147,20 @@ class Trace:
         entry m is ``residual(m)[i]``, computed the same way (float32 for second-order
         trees), without computing every other sample's."""
         raw = np.ascontiguousarray(self.raw[:, i])
-        return self._derivatives(np.full(len(raw), self.y[i]), raw)[0]
+        return self._derivatives(np.full(len(raw), self.y[i]), raw)[0]  # (M + 1,) or (M + 1, K)
 
     def _derivatives(self, y, raw):
         """(-dL/dF, d2L/dF2) of labels y at scores raw, as the fit computed them."""
+        if self.is_multiclass:
+            K = self.n_classes
+            if self.second_order:
+                g32, h32 = np.empty((K, len(y)), np.float32), np.empty((K, len(y)), np.float32)
+                second_order.softmax_gradients(y, raw.astype(np.float32), g32, h32)
+                return -g32.T.astype(np.float64), h32.T.astype(np.float64)
+            r = np.empty((K, len(y)))
+            losses.softmax_residuals(y, np.ascontiguousarray(raw, dtype=np.float64), r)
+            p = (y[:, None] == np.arange(K)) - r.T
+            return r.T.copy(), p * (1.0 - p)
         if self.second_order:
             g32, h32 = np.empty(len(y), np.float32), np.empty(len(y), np.float32)
             second_order.gradients(y, raw.astype(np.float32), g32, h32)
@@ -118,17 +172,25 @@ class Trace:
         return r, h
 
     def proba(self, m):
-        """p(class 1) of the training points at round m."""
+        """p(class 1) of the training points at round m; (n, K) p_k with K >= 3 classes."""
         self._check_round(m)
         return self.link(self.raw[m])
 
     def link(self, raw):
-        """Probability from raw score: sigmoid(F) (log-loss) or sigmoid(2F) (exponential)."""
+        """Probability from raw score: sigmoid(F) (log-loss) or sigmoid(2F) (exponential);
+        the softmax over the last axis with K >= 3 classes."""
+        if self.is_multiclass:
+            return losses.softmax(raw)
         return losses.probability(self._code, raw)
 
     @cached_property
     def train_loss(self):
-        return losses.mean_loss(self._code, self.y, self.raw)
+        return self._mean_loss(self.y, self.raw)
+
+    def _mean_loss(self, y, raw):
+        if self.is_multiclass:
+            return losses.multinomial_loss(y, raw)
+        return losses.mean_loss(self._code, y, raw)
 
     @cached_property
     def valid_raw(self):
@@ -136,7 +198,7 @@ class Trace:
 
     @cached_property
     def valid_loss(self):
-        return None if self.X_valid is None else losses.mean_loss(self._code, self.y_valid, self.valid_raw)
+        return None if self.X_valid is None else self._mean_loss(self.y_valid, self.valid_raw)
 
     @cached_property
     def train_accuracy(self):
@@ -149,6 +211,8 @@ class Trace:
     def _accuracy(self, y, raw):
         if not self.is_classifier:
             return None
+        if self.is_multiclass:
+            return (raw.argmax(axis=-1) == y).mean(axis=1)
         return ((raw > 0) == (y == 1)).mean(axis=1)
 
     # --- predictions anywhere ---
@@ -158,28 +222,39 @@ class Trace:
         m = self.n_rounds if m is None else m
         self._check_round(m)
         X32 = self._float32(X)
-        out = np.empty((2, len(X32)))
-        out[0] = self.f0
-        _staged_flat(*self._flat, self.offsets[:m + 1], self.learning_rate, self.second_order, X32,
-                     out, True)
-        return out[1] if m > 0 else out[0]
+        columns = []
+        for k, f0 in enumerate(np.atleast_1d(self.f0)):
+            out = np.empty((2, len(X32)))
+            out[0] = f0
+            flat, offsets = self._flat[k]
+            _staged_flat(*flat, offsets[:m + 1], self.learning_rate, self.second_order, X32, out,
+                         True)
+            columns.append(out[1] if m > 0 else out[0])
+        return np.column_stack(columns) if self.is_multiclass else columns[0]
 
     def staged_decision_function(self, X):
-        """Array (n_rounds + 1, len(X)) whose row m is F_m(X)."""
+        """Array (n_rounds + 1, len(X)) whose row m is F_m(X); (n_rounds + 1, len(X), K) with
+        K >= 3 classes."""
         X32 = self._float32(X)
-        out = np.empty((self.n_rounds + 1, len(X32)))
-        out[0] = self.f0
-        _staged_flat(*self._flat, self.offsets, self.learning_rate, self.second_order, X32, out,
-                     False)
-        return out
+        layers = []
+        for k, f0 in enumerate(np.atleast_1d(self.f0)):
+            out = np.empty((self.n_rounds + 1, len(X32)))
+            out[0] = f0
+            flat, offsets = self._flat[k]
+            _staged_flat(*flat, offsets, self.learning_rate, self.second_order, X32, out, False)
+            layers.append(out)
+        return np.stack(layers, axis=-1) if self.is_multiclass else layers[0]
 
     @cached_property
     def _flat(self):
-        """The trees as flat arrays (feature, threshold, children, value, depth), to predict."""
-        return _flatten(self.nodes, self.offsets)
+        """Per class, the trees as flat arrays (feature, threshold, children, value, depth) and
+        their offsets, to predict."""
+        return [(_flatten(*self._trees_of(k)), self._trees_of(k)[1])
+                for k in range(self.n_classes if self.is_multiclass else 1)]
 
     def staged_decision_grid(self, xs, ys, dtype=np.float64):
-        """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys), len(xs)).
+        """F_m on the grid of points (xs[j], ys[i]) for every m: array (n_rounds + 1, len(ys),
+        len(xs)), with a last axis of K classes for K >= 3.
 
         Equal to staged_decision_function on the grid's points (two features only),
         but each tree is evaluated once per cell of its own thresholds, not per point.
@@ -189,29 +264,34 @@ class Trace:
         if self.X.shape[1] != 2:
             raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
         xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
-        out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
-        limit = 1e30 if out.dtype == np.float32 else None
-        _staged_grid(self.nodes, self.offsets, self.f0, self.learning_rate, self.second_order,
-                     xs32, ys32, limit, out)
-        return out
+        layers = []
+        for k, f0 in enumerate(np.atleast_1d(self.f0)):
+            out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
+            limit = 1e30 if out.dtype == np.float32 else None
+            _staged_grid(*self._trees_of(k), float(f0), self.learning_rate, self.second_order,
+                         xs32, ys32, limit, out)
+            layers.append(out)
+        return np.stack(layers, axis=-1) if self.is_multiclass else layers[0]
 
     def predict_proba(self, X, m=None):
-        """(len(X), 2) class probabilities at round m."""
+        """(len(X), K) class probabilities at round m (K = 2 for a binary fit)."""
         p = self.link(self.decision_function(X, m))
-        return np.column_stack([1 - p, p])
+        return p if self.is_multiclass else np.column_stack([1 - p, p])
 
     def predict(self, X, m=None):
         """Labels (classification) or values (regression) at round m."""
         F = self.decision_function(X, m)
+        if self.is_multiclass:
+            return self.classes[F.argmax(axis=1)]
         return F if not self.is_classifier else self.classes[(F > 0).astype(int)]
 
-    def regions(self, m, lo, hi):
-        """Leaves of tree m as boxes on the plane of the first two features.
+    def regions(self, m, lo, hi, k=0):
+        """Leaves of tree m (of class k) as boxes on the plane of the first two features.
 
         Returns a record array with fields node, x0, x1, y0, y1: the box of each
         leaf, starting from the rectangle lo..hi (each a pair (x, y)).
         """
-        tree = self.tree(m)
+        tree = self.tree(m, k)
         boxes = []
         stack = [(0, lo[0], hi[0], lo[1], hi[1])]
         while stack:

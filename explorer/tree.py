@@ -796,3 +796,12 @@ def leaves_of(nodes, samples, out):
         for q in range(p, p + nodes[k]["n"]):
             out[samples[q]] = k
         p += nodes[k]["n"]
+
+
+@njit(cache=True, nogil=True)
+def sum_up(tree):
+    """An inner node's sums are its children's (children always follow their parent)."""
+    for j in range(tree.shape[0] - 1, -1, -1):
+        if tree[j]["left"] != LEAF:
+            tree[j]["sum_r"] = tree[tree[j]["left"]]["sum_r"] + tree[tree[j]["right"]]["sum_r"]
+            tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]

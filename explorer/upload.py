@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import MAX_ROWS, TASKS, DataError, Dataset
+from .data import MAX_CLASSES, MAX_ROWS, TASKS, DataError, Dataset
 
 MAX_BYTES = 10 * 1024 * 1024
 # A file can be small and still declare a huge number of columns on one line;
@@ -168,8 +168,8 @@ def to_dataset(table: Table, features=None, target=None,
         first two numeric columns other than the target.
     target : str, optional
         The label column; by default the last column. For classification it
-        must hold exactly two distinct values, text or numbers; they are sorted
-        and the larger becomes class 1.
+        must hold 2 to 10 distinct values, text or numbers; they are sorted and
+        class k is the k-th (with two, the larger becomes class 1).
     task : {"classification", "regression"}
 
     Returns
@@ -180,7 +180,7 @@ def to_dataset(table: Table, features=None, target=None,
     ------
     DataError
         For a missing or unsuitable column, missing or infinite values, values
-        beyond float32, or a label that does not give two classes.
+        beyond float32, or a label that does not give 2 to 10 classes.
     """
     if task not in TASKS:
         raise DataError(f"The task must be classification or regression (got {task!r}).")
@@ -212,12 +212,13 @@ def to_dataset(table: Table, features=None, target=None,
             raise DataError(f"A regression needs at least {MIN_POINTS_REGRESSION} points; "
                             f"this file has {len(y)}.")
     else:
-        y, classes = _two_classes(table, target)
-        counts = np.bincount(y.astype(int), minlength=2)
+        y, classes = _classes(table, target)
+        counts = np.bincount(y.astype(int), minlength=len(classes))
         if counts.min() < MIN_POINTS_PER_CLASS:
             few = classes[int(np.argmin(counts))]
             raise DataError(f"Class {few!r} of the label column {target!r} has "
-                            f"{int(counts.min())} point; each class needs at least "
+                            f"{int(counts.min())} point{'s' if counts.min() != 1 else ''}; "
+                            "each class needs at least "
                             f"{MIN_POINTS_PER_CLASS}.")
     return Dataset(X, y, tuple(features), target, task, table.name, classes)
 
@@ -387,8 +388,8 @@ def _numbers(table, column):
     return values
 
 
-def _two_classes(table, column):
-    """Labels 0/1 from a column of two distinct values, and those values."""
+def _classes(table, column):
+    """Class indices 0..K-1 from a column of 2..MAX_CLASSES distinct values, and those values."""
     cells = table.cells[column]
     missing = _missing(cells)
     if missing.any():
@@ -406,11 +407,12 @@ def _two_classes(table, column):
         raise DataError(f"The label column {column!r} has only one class ({names[0]!r}); "
                         "two are needed. Choose another label column or add points of the "
                         "other class.")
-    if len(values) > 2:
+    if len(values) > MAX_CLASSES:
         listed = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
         advice = (" If it is a measured quantity, choose regression."
                   if not np.isnan(numbers).any() else "")
         raise DataError(f"The label column {column!r} has {len(values)} classes ({listed}); "
-                        "only two classes are supported. Keep the rows of two classes, or "
-                        f"choose another label column.{advice}")
+                        f"the explorer fits at most {MAX_CLASSES} (one tree per class and "
+                        f"round). Keep the rows of {MAX_CLASSES} classes or fewer, or choose "
+                        f"another label column.{advice}")
     return y.astype(np.float64), tuple(names)

@@ -10,7 +10,7 @@ from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
 ctx = app.page("Leaf maths: the leaf's own loss, one Newton step and the exact "
-                           "minimiser")
+               "minimiser")
 
 fmt = app.fmt
 
@@ -89,18 +89,24 @@ def body(ctx):
     if m == 0:
         st.info(no_tree("the leaves of tree 1"), icon=":material/info:")
     else:
-        leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample)
-        story = leaves.leaf_story(tr, m, leaf)
         left, right = st.columns([3, 2], gap="medium")
+        k = app.class_picker(ctx, s, right)  # with K >= 3 classes: a leaf of tree (m, k)
+        leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample, k)
+        story = leaves.leaf_story(tr, m, leaf, k=k)
         with left:
             app.chart(app.figure(figures.leaf_loss, story, m, leaf,
                                          uirevision=ctx.key),
                           s, "leaf_loss", key="chart_leaf_loss", live=True)
+            if tr.is_multiclass:
+                st.caption(losses.of(tr).factor_note + " So γ₁ is not the quadratic's "
+                           "minimum Σr / Σh but (K − 1)/K of it.")
         with right:
-            app.leaf_picker(ctx, m, leaf, followed)
-            st.markdown(f"**Leaf {leaf} of tree {m}**: {story['n']} training points.")
+            app.leaf_picker(ctx, m, leaf, followed, k)
+            tree = f"tree ({m}, {k})" if tr.is_multiclass else f"tree {m}"
+            st.markdown(f"**Leaf {leaf} of {tree}**: {story['n']} training points.")
+            e_k = r"\,e_k" if tr.is_multiclass else ""  # K classes: the step moves F_k alone
             st.latex(r"L_R(\gamma) = \sum_{i \in R} L(y_i, F_{" + str(m - 1)
-                     + r"}(x_i) + \gamma)")
+                     + r"}(x_i) + \gamma" + e_k + ")")
             st.latex(r"L_R(\gamma) \approx L_R(0) - \gamma \sum r_i + \tfrac12 \gamma^2 "
                      r"\sum h_i")
             st.latex(r"= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
@@ -108,7 +114,7 @@ def body(ctx):
             exact, gap = (("none", "∞") if story["pure"] else
                           (fmt(story["exact"]), f"{story['gap']:.2e}"))
             # a table, not three metrics: the numbers keep all their digits in a narrow column
-            st.markdown("| Newton γ₁ = Σr / Σh | exact γ* | gap γ* − γ₁ |\n"
+            st.markdown(f"| Newton {story['newton_formula']} | exact γ* | gap γ* − γ₁ |\n"
                         "| ---: | ---: | ---: |\n"
                         f"| {fmt(story['newton'])} | {exact} | {gap} |")
             if story["pure"]:

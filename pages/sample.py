@@ -28,7 +28,8 @@ def body(ctx):
         i = app.sample_picker(ctx, s)
         app.sample_block(ctx, i, m, ledger)
         app.chart(app.figure(figures.sample_trajectory, tr, i, m,
-                             uirevision=ctx.key, height=320), s, "trajectory", live=True,
+                             uirevision=ctx.key, height=320, classes=ctx.classes), s,
+                  "trajectory", live=True,
                   step=app.follows(ctx, "trajectory"))
     st.markdown(f"##### The ledger of sample #{i}: every round")
     app.ledger_table(ctx, ledger, m)

@@ -35,15 +35,22 @@ def body(ctx):
         st.error(f"Give rounds between 0 and {tr.n_rounds}.", icon=":material/error:")
         return
 
+    k = None
+    if tr.is_multiclass:  # the residuals' and the tree's class; p_k on the model on request
+        pick, toggle = st.columns([2, 1], vertical_alignment="bottom")
+        k = app.class_picker(ctx, s, pick)
+        app.field("pk", s, toggle)
+        k = k if s.pk or view != "model" else None
     names = dict(feature_names=ctx.feature_names, classes=ctx.train.classes or None,
-                 target_name=ctx.target_name)
+                 target_name=ctx.target_name, k=k)
     label = f"{ctx.train.name}, {len(tr.y)} training points"
     args, options = (tr, view, rounds, ctx.grid), dict(data_label=label, **names)
 
     def board():  # for the files, made only when a download is clicked
         return export.storyboard(*args, **options)
 
-    dataset = "upload-" + ctx.train.name if s.is_upload else f"{s.data}{s.n}"
+    dataset = ("upload-" + ctx.train.name if s.is_upload else "drawn" if s.is_drawn
+               else f"{s.data}{s.n}")
 
     def name(kind, which, ext):
         return export.export_name(dataset, tr.params, kind, which, ext)

@@ -33,9 +33,10 @@ def body(ctx):
         st.info(no_tree("the splits of tree 1"),
                 icon=":material/info:")
         return
-    tree = tr.tree(m)
+    k = app.class_picker(ctx, s)  # with K >= 3 classes: a node of tree (m, k)
+    tree = tr.tree(m, k)
     node = node_picker(tree)
-    scans = splits.scan(tr, m, node)
+    scans = splits.scan(tr, m, node, k=k)
     app.chart(app.figure(figures.split_scan, scans, m, node,
                                  feature_names=ctx.feature_names, uirevision=ctx.key),
                   s, "splits", key="chart_splits", live=True)

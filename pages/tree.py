@@ -18,25 +18,28 @@ def body(ctx):
                 icon=":material/info:")
         app.f0_block(ctx)
         return
-    leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample)
     left, right = st.columns([3, 2], gap="medium")
+    k = app.class_picker(ctx, s, right)  # with K >= 3 classes: tree (m, k)
+    leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample, k)
     with left:
         app.chart(app.figure(
             figures.tree_regions, tr, m, grid, feature_names=ctx.feature_names,
-            classes=ctx.classes, leaf=leaf, sample=s.sample, uirevision=ctx.key), s, "regions",
-            key="chart_regions", on_select=app.select_leaf_from, live=True)
+            classes=ctx.classes, leaf=leaf, sample=s.sample, uirevision=ctx.key, k=k), s,
+            "regions", key="chart_regions", on_select=app.select_leaf_from, live=True,
+            step=app.follows(ctx, "regions", leaf=s.leaf, sample=s.sample))
     with right:
-        app.leaf_picker(ctx, m, leaf, followed)
-        app.leaf_block(ctx, m, leaf, followed, s.sample)
+        app.leaf_picker(ctx, m, leaf, followed, k)
+        app.leaf_block(ctx, m, leaf, followed, s.sample, k)
     app.chart(app.figure(figures.update_panels, tr, m, grid,
-                                 feature_names=ctx.feature_names, uirevision=ctx.key),
-                  s, "update", live=True)
+                         feature_names=ctx.feature_names, uirevision=ctx.key, k=k),
+              s, "update", live=True, step=app.follows(ctx, "update"))
     app.chart(app.figure(figures.tree_diagram, tr, m,
-                                 feature_names=ctx.feature_names, leaf=leaf,
-                                 uirevision=ctx.key), s, "tree",
-                  key="chart_diagram", on_select=app.select_leaf_from, live=True)
+                         feature_names=ctx.feature_names, leaf=leaf,
+                         uirevision=ctx.key, k=k, classes=ctx.classes), s, "tree",
+              key="chart_diagram", on_select=app.select_leaf_from, live=True,
+              step=app.follows(ctx, "diagram", leaf=s.leaf, sample=s.sample))
     with st.expander(f"Every node of tree {m} as a table"):
-        st.dataframe(summaries.node_table(tr, m, ctx.feature_names), hide_index=True,
+        st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,
                      width="stretch")
 
 

@@ -126,6 +126,22 @@ def test_first_page_loads_with_charts_and_no_exception(app_server, browser):
 
 @pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
                                           ("/sample?round=4", 2), ("/curves?round=4", 1)])
+def test_a_page_fetches_nothing_beyond_the_server(app_server, browser, path, charts):
+    """Nothing is fetched from the internet at run time (the tab's icon included)."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    elsewhere = []
+    page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(
+        (app_server.url, "data:", "blob:")) else None)
+    page.goto(app_server.url + path)
+    wait_ready(page, charts)
+    page.wait_for_timeout(500)
+    assert elsewhere == []
+    page.close()
+
+
+@pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
+                                          ("/sample?round=4", 2), ("/curves?round=4", 1)])
 def test_every_page_renders(app_server, browser, path, charts):
     page = open_app(browser, app_server, path, charts=charts)
     no_exception(page)
@@ -534,7 +550,9 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     read = """() => { const data = document.querySelector('.explorer-chart')._fullData;
         const z = [];
         for (const row of data[0].z) z.push(...Array.from(row));
-        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y)}); }"""
+        const points = [2, 3].map(k => Array.from(data[k].customdata, c => Array.from(c)));
+        return JSON.stringify({z, bx: Array.from(data[1].x), by: Array.from(data[1].y),
+                               points}); }"""
     mine = json.loads(page.evaluate(read))
     wait_sent(page, sent, before + 1)
     titles_at_round(page, 8)
@@ -544,11 +562,77 @@ def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     assert z_mine.shape == z_server.shape
     # p = sigmoid(F) of the same F; the server's p is sent as float32
     assert np.abs(z_mine - z_server).max() < 1e-6
+    # the points keep their sample numbers (a click selects one) and show this round's p
+    for mine_k, server_k in zip(mine["points"], server["points"]):
+        mine_k, server_k = np.array(mine_k), np.array(server_k)
+        assert mine_k.shape == server_k.shape and len(mine_k) > 100
+        assert (mine_k[:, 0] == server_k[:, 0]).all()
+        assert np.abs(mine_k[:, 1] - server_k[:, 1]).max() < 1e-6
     page.close()
 
 
-def test_the_round_bar_is_named_for_what_it_does(app_server, browser):
-    page = open_app(browser, app_server, "/curves?round=2", charts=1)
+# What a chart draws, as plotly.js holds it (the server's typed arrays decoded): its traces,
+# shapes, annotations, title, size and colour ranges.
+DRAWN = """view => {
+    const gd = document.querySelector(`.explorer-chart[data-view=${view}]`);
+    const L = (v) => ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(L) : v;
+    const fl = gd._fullLayout;
+    return JSON.stringify({
+        title: fl.title.text, height: fl.height, margin: [fl.margin.t, fl.margin.b],
+        shapes: fl.shapes.map(s => [s.x0, s.x1, s.y0, s.y1, s.fillcolor, s.layer, s.opacity,
+                                    s.line.color, s.line.width]),
+        notes: fl.annotations.map(a => [a.text, a.x, a.y, a.visible, a.bgcolor, a.bordercolor,
+                                        a.borderwidth, a.font && a.font.size]),
+        colour: [fl.coloraxis && fl.coloraxis.cmin, fl.coloraxis2 && fl.coloraxis2.cmax],
+        axes: [fl.xaxis.range, fl.yaxis.range],
+        data: gd._fullData.map(t => ({name: t.name, x: L(t.x), y: L(t.y), z: L(t.z),
+            customdata: L(t.customdata), hovertext: L(t.hovertext),
+            color: L(t.marker && t.marker.color), cmin: t.marker && t.marker.cmin,
+            cmax: t.marker && t.marker.cmax})),
+    });
+}"""
+TREE_VIEWS = ("regions", "update", "tree")
+
+
+@pytest.mark.parametrize("path", ["/tree?round=3&n=600&leaf=-1&sample=11",
+                                  "/tree?round=2&n=300&subsample=0.5&depth=4&sample=3"])
+def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, browser, path):
+    """Tree m's regions, the update and the diagram follow the round in the browser (no
+    message to the server while stepping), and what they draw equals the server's figures
+    of the same round, which replace them after the one rerun."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    sent = frames_sent(page)
+    page.goto(app_server.url + path)
+    wait_ready(page, 3)
+    page.wait_for_timeout(1500)
+    wait_ready(page)
+    start = current_round(page)
+    for step in range(3):
+        before = len(sent)
+        if step == 1:
+            button(page, "next").click()
+        else:
+            page.keyboard.press("PageDown")
+        m = start + step + 1
+        titles_at_round(page, m)  # drawn here, from the record
+        assert len(sent) == before, "a step went to the server"
+        mine = {view: json.loads(page.evaluate(DRAWN, view)) for view in TREE_VIEWS}
+        wait_sent(page, sent, before + 1)  # at rest: the one rerun brings the server's
+        titles_at_round(page, m)
+        for view in TREE_VIEWS:
+            server = json.loads(page.evaluate(DRAWN, view))
+            for key in server:
+                assert mine[view][key] == server[key], (m, view, key)
+    no_exception(page)
+    page.close()
+
+
+# a page whose charts follow the round in the browser, and two whose steps are reruns
+# (one input along a line; three classes): the same round bar, named the same
+@pytest.mark.parametrize("path", ["/curves?round=2", "/?data=sine&round=2",
+                                  "/?data=blobs&round=2"])
+def test_the_round_bar_is_named_for_what_it_does(app_server, browser, path):
+    page = open_app(browser, app_server, path, charts=1)
     for key, name in NAMES.items():
         control = page.get_by_role("button", name=name, exact=True)
         assert control.count() == 1
@@ -556,4 +640,9 @@ def test_the_round_bar_is_named_for_what_it_does(app_server, browser):
     assert page.get_by_role("button", name="Play", exact=True).count() == 1
     assert page.get_by_role("slider", name="Round m").count() == 1
     assert page.locator("text=PageDown").count() == 0  # no key names as labels
+    page.keyboard.press("PageDown")
+    wait_round(page, 3)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('round') === '3'")
+    wait_ready(page, 1)
+    no_exception(page)
     page.close()

@@ -105,6 +105,9 @@ def run_main(capsys, *argv) -> tuple[int, str]:
     (["--n", "3"], "number of points"),
     (["--csv", "/nonexistent/points.csv"], "could not be opened"),
     (["--features", "a,b"], "--csv"),
+    (["--dataset", "blobs", "--loss", "exponential"], "only suitable for two classes"),
+    (["--dataset", "blobs", "--n", "60", "--n-rounds", "2", "--class", "3"], "classes 0..2"),
+    (["--n", "60", "--n-rounds", "2", "--class", "1"], "three classes or more"),
 ])
 def test_cli_bad_input_says_what_is_wrong(capsys, tmp_path, warm_engine, argv, message):
     formats = [] if "--formats" in argv else ["--formats", "svg"]
@@ -154,6 +157,17 @@ def test_cli_regression_toy_set_and_csv(capsys, tmp_path, warm_engine):
     status, err = run_main(capsys, "--dataset", "sine", "--task", "regression",
                            "--out", str(out))
     assert status == 1 and "a toy set decides them" in err
+
+
+def test_cli_three_classes_tree_of_one_class(capsys, tmp_path, warm_engine):
+    out = tmp_path / "out"
+    status, err = run_main(capsys, "--dataset", "blobs", "--n", "120", "--n-rounds", "4",
+                           "--view", "tree", "--class", "2", "--formats", "html",
+                           "--out", str(out))
+    assert status == 0, err
+    (page,) = out.iterdir()
+    text = page.read_text()
+    assert "Tree (1, 2), of class 2" in text and "Tree (4, 2), of class 2" in text
 
 
 def test_cli_without_a_browser_says_so(tmp_path):

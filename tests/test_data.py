@@ -5,6 +5,8 @@ import pytest
 
 from explorer.data import (
     CLASSIFICATION_SETS,
+    IRIS,
+    MULTICLASS_SETS,
     REGRESSION_SETS,
     TOY_SETS,
     DataError,
@@ -18,14 +20,40 @@ from explorer.data import (
 )
 
 
-@pytest.mark.parametrize("name", CLASSIFICATION_SETS)
+DRAWN = tuple(name for name in CLASSIFICATION_SETS if name != IRIS)  # generated, not measured
+BINARY = tuple(name for name in CLASSIFICATION_SETS if name not in MULTICLASS_SETS)
+
+
+@pytest.mark.parametrize("name", DRAWN)
 def test_classification_toy_shape_labels_and_range(name):
     ds = make_toy(name, n=500, noise=0.1, seed=3)
     assert ds.task == "classification" and ds.name == name
     assert ds.X.shape == (500, 2) and ds.X.dtype == np.float64
-    assert ds.y.dtype == np.float64 and set(np.unique(ds.y)) == {0.0, 1.0}
+    K = 3 if name in MULTICLASS_SETS else 2
+    assert len(ds.classes) == K
+    assert ds.y.dtype == np.float64 and set(np.unique(ds.y)) == set(range(K))
     assert np.isfinite(ds.X).all()
     assert np.abs(ds.X).max() < 3.6
+
+
+@pytest.mark.parametrize("name", [n for n in MULTICLASS_SETS if n != IRIS])
+def test_three_class_sets_come_in_equal_numbers(name):
+    ds = make_toy(name, n=301, balance=0.2, seed=2)  # the balance is for two classes
+    assert sorted(np.bincount(ds.y.astype(int)).tolist()) == [100, 100, 101]
+
+
+def test_iris_is_sklearns_bundled_copy_petal_length_and_width():
+    from sklearn.datasets import load_iris
+    iris = load_iris()
+    ds = make_toy(IRIS, n=50, noise=1.0, seed=9)  # real data: always the 150 flowers
+    assert np.array_equal(ds.X, iris.data[:, 2:4]) and np.array_equal(ds.y, iris.target)
+    assert ds.classes == ("setosa", "versicolor", "virginica")
+    assert ds.feature_names == ("petal length (cm)", "petal width (cm)")
+
+
+def test_labels_of_three_classes_cannot_be_flipped():
+    with pytest.raises(DataError, match="two classes"):
+        flip_labels(make_toy("blobs", n=60), 0.1)
 
 
 @pytest.mark.parametrize("name", REGRESSION_SETS)
@@ -44,14 +72,14 @@ def test_sine_is_sine_plus_noise():
     assert abs(residual.std() - 0.1) < 0.01
 
 
-@pytest.mark.parametrize("name", CLASSIFICATION_SETS + REGRESSION_SETS)
+@pytest.mark.parametrize("name", DRAWN + REGRESSION_SETS)
 def test_toy_is_deterministic_by_seed(name):
     a, b, c = (make_toy(name, n=200, seed=s) for s in (7, 7, 8))
     assert np.array_equal(a.X, b.X) and np.array_equal(a.y, b.y)
     assert not np.array_equal(a.X, c.X)
 
 
-@pytest.mark.parametrize("name", CLASSIFICATION_SETS)
+@pytest.mark.parametrize("name", BINARY)
 @pytest.mark.parametrize("balance", [0.1, 0.5, 0.8])
 def test_balance_is_the_fraction_of_class_one(name, balance):
     ds = make_toy(name, n=1000, balance=balance, seed=1)

@@ -94,3 +94,12 @@ def test_the_query_string_is_a_link_that_opens_the_same_state():
     assert "round=33" in link.split("&") and "present=" in link
     assert State.from_mapping(dict(parse_qsl(link))) == s
     assert State.from_mapping(dict(parse_qsl(s.with_round(7).query_string()))).round == 7
+
+
+def test_the_class_fields_round_trip_and_clamp_to_the_fits_classes():
+    s = State.from_query({"cls": "7", "pk": "true", "data": "blobs"})
+    assert (s.cls, s.pk) == (7, True)
+    assert State.from_query(s.to_query()) == s
+    assert s.for_samples(100, 3).cls == 2  # three classes: 0..2
+    assert s.for_samples(100).cls == 0  # one tree a round: no class to pick
+    assert State.from_query({"cls": "10"}).cls == 0  # at most ten classes: 0..9

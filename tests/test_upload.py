@@ -154,9 +154,22 @@ def test_refuses_one_class():
     refused(csv(points(labels=("yes",))), "only one class", "yes")
 
 
-def test_refuses_three_classes_and_names_them():
-    refused(csv(points(labels=("cat", "dog", "emu"))), "3 classes", "cat, dog, emu",
-            "only two")
+def test_three_to_ten_classes_load_in_sorted_order():
+    ds = load_csv(csv(points(labels=("emu", "cat", "dog"))).encode())
+    assert ds.classes == ("cat", "dog", "emu")
+    assert sorted(set(ds.y)) == [0.0, 1.0, 2.0]
+    ten = load_csv(csv(points(n=40, labels=tuple("abcdefghij"))).encode())
+    assert len(ten.classes) == 10 and np.bincount(ten.y.astype(int)).tolist() == [4] * 10
+
+
+def test_refuses_more_than_ten_classes_and_names_them():
+    refused(csv(points(n=44, labels=tuple("abcdefghijk"))), "11 classes", "a, b, c",
+            "at most 10")
+
+
+def test_refuses_a_class_with_too_few_points_among_three():
+    rows = [(i, i % 7, "cat" if i < 10 else "dog") for i in range(20)] + [(3, 4, "emu")]
+    refused(csv(rows), "'emu'", "1 point", "at least 2")
 
 
 def test_refuses_too_many_rows_without_truncating():

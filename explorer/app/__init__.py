@@ -8,17 +8,31 @@ prints a page's header; ``stepper`` is the round bar and the selection; ``compon
 below and nothing else.
 """
 
-from ..text import number as fmt
-from .component import chart, figure
-from .context import lesson, md_escape, page, setup, variant
-from .controls import MAX_POINT_ROUNDS, field
-from .stepper import (follows, leaf_picker, mark_acted, round_bar, run_page, sample_picker,
-                      select_leaf_from, select_round_from, select_sample_from)
-from .store import current as state
-from .text import f0_block, leaf_block, ledger_table, metrics_row, sample_block
+import importlib
 
-__all__ = ["MAX_POINT_ROUNDS", "chart", "f0_block", "field", "figure", "fmt", "follows",
-           "leaf_block",
-           "leaf_picker", "ledger_table", "lesson", "mark_acted", "md_escape", "metrics_row",
-           "page", "round_bar", "run_page", "sample_block", "sample_picker", "select_leaf_from",
-           "select_round_from", "select_sample_from", "setup", "state", "variant"]
+# name -> (module, its name there); imported on first use, so that app.py can import
+# .assets (plotly.js on its way to the browser) before the engine and the figures load
+_FROM = {
+    "fmt": ("..text", "number"),
+    "chart": (".component", "chart"), "figure": (".component", "figure"),
+    "preload": (".assets", "preload"),
+    **{name: (".context", name) for name in ("lesson", "md_escape", "page", "setup", "variant")},
+    **{name: (".controls", name) for name in ("MAX_POINT_ROUNDS", "field")},
+    "edit_points": (".drawing", "edit_from"),
+    **{name: (".stepper", name) for name in (
+        "class_picker", "follows", "leaf_picker", "mark_acted", "round_bar", "run_page",
+        "sample_picker", "select_leaf_from", "select_round_from", "select_sample_from")},
+    "state": (".store", "current"),
+    **{name: (".text", name) for name in (
+        "f0_block", "leaf_block", "ledger_table", "metrics_row", "sample_block")},
+}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name):
+    if name not in _FROM:
+        raise AttributeError(f"module 'explorer.app' has no attribute {name!r}")
+    module, attribute = _FROM[name]
+    value = getattr(importlib.import_module(module, __name__), attribute)
+    globals()[name] = value
+    return value

@@ -35,8 +35,11 @@ export default function (component) {
     parentElement.appendChild(gd);
   }
   gd.__trigger = setTriggerValue;
+  gd.__draw = Boolean(data.draw);
   gd.setAttribute("data-view", data.view);
   const figure = JSON.parse(data.figure);
+  // a view the browser redraws whole (tree.js) starts from the server's figure as sent
+  gd.__figure = data.step && data.step.kind === "tree" ? JSON.parse(data.figure) : null;
   if (data.step) {  // how the chart follows the round in the browser (stepper.js)
     figure.layout.meta = { ...(figure.layout.meta || {}), step: data.step };
   }
@@ -57,12 +60,27 @@ export default function (component) {
       if (gd.__bound) return;
       gd.__bound = true;
       gd.on("plotly_click", (event) => {
+        if (gd.__draw) return;  // drawing: the click on the plane below says it all
         const points = (event.points || []).map((p) => ({
           x: p.x, y: p.y, curve: p.curveNumber, index: p.pointIndex,
           customdata: p.customdata === undefined ? null
             : (ArrayBuffer.isView(p.customdata) ? Array.from(p.customdata) : p.customdata),
         }));
         gd.__trigger("click", points);
+      });
+      // Drawing points: plotly.js dispatches a click on its drag layer after a mouse-up
+      // that did not drag. Send the place in data units and a pixel's size, so that the
+      // server can tell a click on a point (remove it) from one beside it (add one).
+      gd.addEventListener("click", (event) => {
+        if (!gd.__draw || !event.target.classList.contains("nsewdrag")) return;
+        const { xaxis, yaxis } = gd._fullLayout;
+        const box = event.target.getBoundingClientRect();
+        gd.__trigger("click", [{
+          plane: true,
+          x: xaxis.p2l(event.clientX - box.left), y: yaxis.p2l(event.clientY - box.top),
+          dx: (xaxis.range[1] - xaxis.range[0]) / xaxis._length,
+          dy: (yaxis.range[1] - yaxis.range[0]) / yaxis._length,
+        }]);
       });
     })
   ).catch((error) => {

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from .. import data as datamod, fit
+from .. import data as datamod, drawn, fit
 from ..numbers import warmup
 from ..numbers.grid import Grid, make_grid
 from ..lessons import LESSONS
 from ..settings import Settings
 from ..state import State
-from . import component, controls, store
+from . import controls, drawing as draw, store
 from .figure_cache import name as name_shared
 
 _CTX = "_ctx"
@@ -161,24 +161,26 @@ def _fitted_upload(data_key: str, params_key: tuple, _train, _valid, _params: di
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
-def _grid(fit_key: str, _trace) -> Grid:
-    return make_grid(_trace)
+def _grid(fit_key: str, _trace, around) -> Grid:
+    return make_grid(_trace, around=around)
 
 
 @st.cache_resource(max_entries=2, scope="session", show_spinner=False)
-def _grid_upload(fit_key: str, _trace) -> Grid:
-    return make_grid(_trace)
+def _grid_upload(fit_key: str, _trace, around) -> Grid:
+    return make_grid(_trace, around=around)
 
 
 def _fitted_with_grid(state: State, data_key: str, train, valid):
     """(trace, grid, key) of ``state``'s fit parameters on this data, from the caches."""
     params = state.fit_params()
     params_key = tuple(sorted(params.items()))
-    cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.is_upload
+    cached_fit, cached_grid = ((_fitted_upload, _grid_upload) if state.own_data
                                else (_fitted, _grid))
     key = f"{data_key}|{params_key}"
     trace = name_shared(cached_fit(data_key, params_key, train, valid, params), key)
-    return trace, name_shared(cached_grid(key, trace), key + "|grid"), key
+    # drawn points: the plane keeps the place the teacher draws on, edit after edit
+    around = drawn.BOX if state.is_drawn else None
+    return trace, name_shared(cached_grid(key, trace, around), key + "|grid"), key
 
 
 # --- one run ---------------------------------------------------------------------------
@@ -186,7 +188,6 @@ def _fitted_with_grid(state: State, data_key: str, train, valid):
 
 def setup() -> None:
     """Draw the sidebar, make the data and the fit, and keep them for the page."""
-    component.preload()
     engine = _engine()
     _wait_for_first_parts(engine)
     _rest_progress(engine)
@@ -250,15 +251,27 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
                 icon=":material/school:")
 
 
-def page(title: str) -> Context:
-    """Guard the router, print the page header, return the context (or stop with a message)."""
+def page(title: str, drawing: bool = False) -> Context:
+    """Guard the router, print the page header, return the context (or stop with a message).
+
+    ``drawing``: the page where points are drawn by hand (the Model page). On drawn data
+    it shows the drawing tools, and while the points are too few to fit, the bare plane
+    to draw on.
+    """
     _ensure_routed()
     ctx, error = st.session_state.get(_CTX, (None, None))
+    drawing = drawing and store.peek().is_drawn
     if ctx is None:
         st.subheader(title)
-        if error:
+        if drawing:
+            state = store.peek()
+            draw.tools(state)
+            draw.canvas(state, md_escape(error))
+        elif error:
             st.error(md_escape(error), icon=":material/error:")
         st.stop()
     st.markdown(f"#### {title}")
     st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
+    if drawing:
+        draw.tools(store.peek())
     return ctx

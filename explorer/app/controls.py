@@ -11,11 +11,11 @@ import hashlib
 
 import streamlit as st
 
-from .. import data as datamod
+from .. import data as datamod, drawn
 from ..lessons import LESSONS
 from ..settings import applies
-from ..state import (BY_KEY, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS, UPLOAD,
-                     State)
+from ..state import (BY_KEY, DRAW, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS,
+                     UPLOAD, State)
 from ..upload import default_features, read_table, to_dataset
 from . import store
 
@@ -29,6 +29,8 @@ MAX_FILE_ROWS = 1_000_000  # 5 MB of the shortest rows; the budget decides what 
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
 IMAGE_FORMATS = ("PNG", "SVG")
 _NO_FEATURE = "(none: one input)"
+_DATA_NAMES = {**{name: name for name in BY_KEY["data"].choices},
+               UPLOAD: "upload a CSV file", DRAW: "draw your own (Model page)"}
 
 
 def field(key: str, state: State, container=st, disabled: bool = False, on_change=None,
@@ -38,7 +40,9 @@ def field(key: str, state: State, container=st, disabled: bool = False, on_chang
     f = BY_KEY[key]
     store.seed(key, getattr(state, key))
     common = dict(key=key, help=f.help, disabled=disabled, on_change=on_change)
-    if key in ("split", "leafrule", "data", "pair"):
+    if key == "data":
+        return container.selectbox(f.label, f.choices, format_func=_DATA_NAMES.get, **common)
+    if key in ("split", "leafrule", "pair", "cls"):
         # plain names: they are also what the URL says
         return container.selectbox(f.label, options or f.choices, format_func=format_func,
                                    **common)
@@ -77,9 +81,10 @@ def _read_upload(digest: str, _raw: bytes, name: str):
                       max_bytes=MAX_UPLOAD_MB * 2**20)
 
 
-def budget(rounds: int) -> int:
-    """The most points one setting fits at this many rounds."""
-    return max(MAX_POINT_ROUNDS // rounds, 2)
+def budget(rounds: int, trees: int = 1) -> int:
+    """The most points one setting fits at this many rounds of this many trees (one per
+    class with three classes or more: the record grows with each)."""
+    return max(MAX_POINT_ROUNDS // (rounds * trees), 2)
 
 
 def data(state: State) -> tuple[object, object, str, str] | str:
@@ -88,17 +93,33 @@ def data(state: State) -> tuple[object, object, str, str] | str:
     side = st.sidebar
     side.header("Data")
     field("data", state, side)
+    if state.is_drawn:
+        field("task", state, side)
+        _seed_and_share(state)
+        try:
+            return _split(drawn.dataset(state.pts, state.task), state, "draw:")
+        except (datamod.DataError, ValueError) as error:
+            return str(error)
     if state.data != UPLOAD:
         # one list holds both tasks' sets: the set decides the task, said under it
-        side.caption("Regression: predict the number y from x (squared error)."
-                     if state.data in TOY_SETS["regression"] else "Classification: two classes.")
+        if state.data in TOY_SETS["regression"]:
+            side.caption("Regression: predict the number y from x (squared error).")
+        elif state.data in datamod.MULTICLASS_SETS:
+            side.caption("Classification: three classes, one tree per class and round.")
+        else:
+            side.caption("Classification: two classes.")
+        fixed = {datamod.IRIS: ("n", "noise", "balance")}.get(  # iris is measured data
+            state.data, ("balance",) if state.data in datamod.MULTICLASS_SETS
+            or state.is_regression else ())
         for key in ("n", "noise", "balance"):
-            field(key, state, side, disabled=key == "balance" and state.is_regression)
+            field(key, state, side, disabled=key in fixed)
         _seed_and_share(state)
-        n = min(state.n, budget(state.rounds))
+        trees = 3 if state.data in datamod.MULTICLASS_SETS else 1
+        n = min(state.n, budget(state.rounds, trees))
         note = "" if n == state.n else (
-            f"Using {n:,} points, not {state.n:,}: {state.n:,} × {state.rounds} rounds is "
-            f"more than this server fits for one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+            f"Using {n:,} points, not {state.n:,}: {state.n:,} × {state.rounds} rounds"
+            f"{f' × {trees} trees' if trees > 1 else ''} is more than this server fits for "
+            f"one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
         if note:
             side.caption(note)
         try:
@@ -111,7 +132,7 @@ def data(state: State) -> tuple[object, object, str, str] | str:
         f"CSV file (at most {MAX_UPLOAD_MB} MB)", type=["csv", "txt", "tsv"], key="upload_file",
         help="A header row, then one row per point; comma, semicolon or tab separated. "
              "Choose two numeric feature columns (one is enough for a regression) and a "
-             "label column: two classes, or the numbers to predict.")
+             "label column: two to ten classes, or the numbers to predict.")
     _seed_and_share(state)
     if upload is None:
         return ("Upload a CSV file in the sidebar (a header row, then one row per point), "
@@ -123,17 +144,22 @@ def data(state: State) -> tuple[object, object, str, str] | str:
         return str(error)
     chosen, label = _columns(table, state.is_regression)
     try:
-        ds = to_dataset(table, chosen, label, task=state.task)
-        ds, note = _points_used(ds, state)
-        valid = state.valid
-        if len(ds.y) < MIN_VALIDATION_POINTS and valid > 0:
-            valid = 0.0
-            st.sidebar.caption(f"No validation split below {MIN_VALIDATION_POINTS} points: "
-                               "every point trains.")
-        train, held = datamod.split(ds, valid, state.dseed)
+        ds, note = _points_used(to_dataset(table, chosen, label, task=state.task), state)
+        return _split(ds, state, "upload:", note)
     except (datamod.DataError, ValueError) as error:
         return str(error)
-    return train, held, "upload:" + datamod.dataset_hash(train) + (
+
+
+def _split(ds, state: State, kind: str, note: str = ""):
+    """The user's points split for validation (none below MIN_VALIDATION_POINTS, said
+    beside the control): (train, valid, data key, note)."""
+    valid = state.valid
+    if len(ds.y) < MIN_VALIDATION_POINTS and valid > 0:
+        valid = 0.0
+        st.sidebar.caption(f"No validation split below {MIN_VALIDATION_POINTS} points: "
+                           "every point trains.")
+    train, held = datamod.split(ds, valid, state.dseed)
+    return train, held, kind + datamod.dataset_hash(train) + (
         datamod.dataset_hash(held) if held is not None else ""), note
 
 
@@ -142,7 +168,8 @@ def _points_used(ds, state: State):
     asked for (0: as many as the budget allows), never more than the budget; with a note
     that says what was used."""
     total = len(ds.y)
-    limit = min(budget(state.rounds), total)
+    trees = len(ds.classes) if len(ds.classes) > 2 else 1  # one per class and round
+    limit = min(budget(state.rounds, trees), total)
     wanted = min(state.points or limit, total)
     used = min(wanted, limit)
     store.seed("points", used)
@@ -152,8 +179,9 @@ def _points_used(ds, state: State):
         return ds, ""
     note = f"Using {used:,} of {total:,} points (random sample, seed {state.dseed})."
     if used < wanted:
-        note += (f" {wanted:,} × {state.rounds} rounds is more than this server fits for one "
-                 f"setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+        note += (f" {wanted:,} × {state.rounds} rounds"
+                 f"{f' × {trees} trees' if trees > 1 else ''} is more than this server fits "
+                 f"for one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
     st.sidebar.caption(note)
     return datamod.sample(ds, used, state.dseed), note
 
@@ -182,7 +210,7 @@ def _columns(table, regression: bool) -> tuple[list[str], str]:
             ss[key] = default
     st.sidebar.selectbox("Feature on the x axis", choices["up_x"][0], key="up_x")
     st.sidebar.selectbox("Feature on the y axis", second, key="up_y")
-    st.sidebar.selectbox("Target (numbers)" if regression else "Label (two classes)", columns,
+    st.sidebar.selectbox("Target (numbers)" if regression else "Label (2 to 10 classes)", columns,
                          key="up_label")
     return [ss["up_x"]] + ([] if ss["up_y"] == _NO_FEATURE else [ss["up_y"]]), ss["up_label"]
 

@@ -10,7 +10,7 @@
 //   rounded once (Python's Grid.F).
 
 const TYPES = { float64: Float64Array, float32: Float32Array, int32: Int32Array,
-                int8: Int8Array };
+                int8: Int8Array, uint8: Uint8Array };
 const LIMIT = 1e30;
 
 export function decode(buffer) {

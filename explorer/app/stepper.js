@@ -21,6 +21,15 @@ function record(key) {
   return held.decoded;
 }
 
+// tree.js (the Tree page's views), from the app's static folder, loaded once when needed
+function treeViews() {
+  const url = new URL(window.__explorerTreeModule, window.location.href).href;
+  if (window.__explorerTreeViews?.url !== url) {
+    window.__explorerTreeViews = { url, module: import(url) };
+  }
+  return window.__explorerTreeViews.module;
+}
+
 function keep(bytes) {
   const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -91,15 +100,15 @@ const FOLLOW = {
   proba(gd, record, m, meta) {  // the probability map, its boundary, the points' p
     const F = record.gridF(m);
     const xs = Array.from(record.a.xs), ys = Array.from(record.a.ys);
+    // float32 rows, as the server sends p (and plotly takes typed rows fastest)
+    const p = new Float32Array(F.length);
+    for (let c = 0; c < F.length; c++) p[c] = SIGMOID(meta.scale * F[c]);
     const z = [];
-    for (let i = 0; i < ys.length; i++) {
-      const row = new Array(xs.length);
-      for (let j = 0; j < xs.length; j++) row[j] = SIGMOID(meta.scale * F[i * xs.length + j]);
-      z.push(row);
-    }
+    for (let i = 0; i < ys.length; i++) z.push(p.subarray(i * xs.length, (i + 1) * xs.length));
     const [bx, by] = boundaryLines(xs, ys, F);
     const Fp = record.pointsF(m);
-    const points = meta.points.map((k) => Array.from(gd.data[k].customdata,
+    // each point's index, from the data plotly decoded (the figure's own is base64)
+    const points = meta.points.map((k) => Array.from(gd._fullData[k].customdata,
       (c) => [c[0], SIGMOID(meta.scale * Fp[c[0]])]));
     return [[{ z: [z] }, [0]], [{ x: [bx], y: [by] }, [1]],
             [{ customdata: points }, meta.points]];
@@ -108,9 +117,9 @@ const FOLLOW = {
     const F = record.gridF(m);
     const [bx, by] = boundaryLines(Array.from(record.a.xs), Array.from(record.a.ys), F);
     const Fp = record.pointsF(m), y = record.a.y;
-    const r = Array.from(Fp, (f, i) => y[i] - SIGMOID(f));  // log-loss: y - p
-    const size = r.map((v) => 4 + 16 * Math.min(Math.abs(v), 1));
-    const custom = r.map((v, i) => [i, v]);
+    const r = Float64Array.from(Fp, (f, i) => y[i] - SIGMOID(f));  // log-loss: y - p
+    const size = Float32Array.from(r, (v) => 4 + 16 * Math.min(Math.abs(v), 1));
+    const custom = Array.from(r, (v, i) => [i, v]);
     return [[{ x: [bx], y: [by] }, [0]],
             [{ "marker.color": [r], "marker.size": [size], customdata: [custom] }, [1]]];
   },
@@ -127,7 +136,9 @@ const FOLLOW = {
 function following() {
   return [...document.querySelectorAll(".explorer-chart")].filter((gd) => {
     const meta = gd.layout && gd.layout.meta && gd.layout.meta.step;
-    return meta && FOLLOW[meta.kind] && record(meta.record);
+    const drawn = meta && (meta.kind === "tree" ? gd.__figure && window.__explorerTreeModule
+      : FOLLOW[meta.kind]);
+    return drawn && record(meta.record);
   });
 }
 
@@ -136,6 +147,11 @@ async function redraw(m, M) {
   for (const gd of following()) {
     const meta = gd.layout.meta.step;
     const rec = await record(meta.record);
+    if (meta.kind === "tree") {  // a whole new figure (tree.js)
+      const fig = (await treeViews()).draw(gd.__figure, rec, m, meta, boundaryLines);
+      await window.Plotly.react(gd, fig.data, fig.layout);
+      continue;
+    }
     const updates = FOLLOW[meta.kind](gd, rec, m, meta);
     const data = gd.data.map((trace) => ({ ...trace }));
     for (const u of updates.slice(0, 3)) {
@@ -310,5 +326,8 @@ export default function (component) {
   const { data } = component;
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) { keep(data); return; }
   window.__explorerRecordModule = data.module;
+  window.__explorerTreeModule = data.tree;
+  // fetched while the page settles, not at the first step (it is small, and cached)
+  if (data.tree) treeViews().catch((error) => console.error("stepper:", error));
   bar(component);
 }

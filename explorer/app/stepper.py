@@ -8,12 +8,19 @@ one thing kept beside it, because it is no part of a link.
 
 from __future__ import annotations
 
+import functools
+import json
+
 import streamlit as st
 
 from .. import figures, losses
+from ..figures.charts import diagram_title
+from ..figures.plane import regions_title, update_titles
+from ..figures.theme import DIVERGING, INK, MUTED, esc
 from ..numbers import summaries
 from ..state import State
 from . import component, store
+from .controls import field
 
 PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 # Play's bookkeeping: whether it plays, whether the fragment's timer runs, and whether
@@ -64,7 +71,8 @@ def round_bar(ctx) -> State:
         state = state.with_round(state.round + max(1, M // 100))
         if state.round >= M:
             ss[_PLAYING] = False
-    state = store.save(state.for_samples(len(ctx.trace.y)))
+    trees = ctx.trace.n_classes if ctx.trace.is_multiclass else 1  # a class picker's range
+    state = store.save(state.for_samples(len(ctx.trace.y), trees))
     bar_round, seq = ss.get(_BAR, (None, -1))
     in_browser = component.round_bar(ctx, state, _stepped,
                                      seq if bar_round == state.round else -1)
@@ -121,13 +129,19 @@ def _server_bar(state: State, M: int, keys: bool) -> None:
 _SENTINEL = 987_654_321  # a round no fit has: where a title says m, or m + 1
 
 
-def follows(ctx, kind: str, title=None) -> dict | None:
+def follows(ctx, kind: str, title=None, **selection) -> dict | None:
     """How a chart of this kind follows the round in the browser (stepper.js), or None
     where it waits for the server: "proba" (the probability map), "residuals" (the
     log-loss residual map), "curves" (the loss curves) or "trajectory" (a sample's F and
-    p by round). ``title(trace, m)`` is the chart's title, where it is not the view's own."""
+    p by round); the Tree page's "regions", "update" and "diagram" (tree.js), given the
+    ``leaf`` and ``sample`` selected. ``title(trace, m)`` is the chart's title, where it
+    is not the view's own."""
     tr = ctx.trace
     loss = losses.of(tr)
+    if loss.multiclass:  # the browser's record holds one score per point: the server steps
+        return None
+    if kind in _TREE_VIEWS:
+        return _tree_view(ctx, kind, **selection)
     plane = not ctx.grid.is_line and loss.is_classifier
     if kind == "proba" and not plane or kind == "residuals" and not (
             plane and loss.name == "log_loss" and not tr.second_order) or (
@@ -154,13 +168,55 @@ def follows(ctx, kind: str, title=None) -> dict | None:
     return spec
 
 
+_TREE_VIEWS = ("regions", "update", "diagram")
+
+
+def _template(text: str) -> str:
+    """A text made for round _SENTINEL, with {m}, {m1} (m + 1) and {m0} (m - 1) in it."""
+    return (text.replace(str(_SENTINEL + 1), "{m1}").replace(str(_SENTINEL - 1), "{m0}")
+            .replace(str(_SENTINEL), "{m}"))
+
+
+def _tree_view(ctx, kind: str, leaf: int = -1, sample: int = 0) -> dict | None:
+    """The step spec of a Tree page view drawn by tree.js: its texts as templates, the
+    selection, and its round-0 figure (a message). None along one input (tree_line, and
+    no browser bar there) and in presenter mode (its type sizes are the server's)."""
+    tr, grid = ctx.trace, ctx.grid
+    if grid.is_line or store.peek().present:
+        return None
+    spec = dict(kind="tree", view=kind, record=component.record_key(ctx), leaf=int(leaf),
+                sample=int(sample), ink=INK, muted=MUTED, scale=DIVERGING)
+    if kind == "regions":
+        spec.update(title=_template(regions_title(tr, _SENTINEL, 12345)).replace("12345",
+                                                                                  "{n}"),
+                    lo=[float(v) for v in grid.lo], hi=[float(v) for v in grid.hi],
+                    zero=component.figure(figures.tree_regions, tr, 0, grid))
+    elif kind == "update":
+        title, panels = update_titles(tr, _SENTINEL)
+        spec.update(title=_template(title), panels=[_template(t) for t in panels],
+                    zero=component.figure(figures.update_panels, tr, 0, grid))
+    else:
+        spec.update(title=_template(diagram_title(tr, _SENTINEL)),
+                    names=[esc(n) for n in ctx.feature_names],
+                    zero=component.figure(figures.tree_diagram, tr, 0))
+    spec["zero"] = json.loads(spec["zero"].json)  # drawn once for every session
+    return spec
+
+
 def run_page(body, ctx) -> None:
     """Run a page's body in a fragment (with a timer while playing)."""
     ss = st.session_state
     playing = ss.get(_PLAYING, False)
     ss[_TIMER] = playing
     ss[_FULL_RUN] = True
-    st.fragment(body, run_every=PLAY_INTERVAL if playing else None)(ctx)
+    store.unsettled()  # this run is whole
+
+    @functools.wraps(body)  # the fragment keeps the page's name (Streamlit's id for it)
+    def fragment(ctx):
+        if store.unsettled():  # a click in the page changed the data (drawn points)
+            st.rerun(scope="app")
+        body(ctx)
+    st.fragment(fragment, run_every=PLAY_INTERVAL if playing else None)(ctx)
 
 
 # --- the selection ---------------------------------------------------------------------
@@ -229,15 +285,25 @@ def sample_picker(ctx, state: State) -> int:
     return state.sample
 
 
-def leaf_picker(ctx, m: int, leaf: int, followed: bool) -> None:
-    """Choose a leaf of tree m, or follow the selected sample's leaf."""
-    leaves = [int(k) for k in summaries.leaves_of(ctx.trace, m)]
+def class_picker(ctx, state: State, container=st) -> int:
+    """With K >= 3 classes: choose the class k whose residuals and tree are shown."""
+    if not ctx.trace.is_multiclass:
+        return 0
+    names = ctx.classes
+    field("cls", state, container, on_change=mark_acted,
+          options=list(range(ctx.trace.n_classes)), format_func=lambda k: f"{k}: {names[k]}")
+    return state.cls
+
+
+def leaf_picker(ctx, m: int, leaf: int, followed: bool, k: int = 0) -> None:
+    """Choose a leaf of tree m (of class k), or follow the selected sample's leaf."""
+    leaves = [int(j) for j in summaries.leaves_of(ctx.trace, m, k)]
     store.seed("_w_leaf", -1 if followed else leaf)
 
     def changed():
         mark_acted()
         store.update(leaf=int(st.session_state["_w_leaf"]))
-    tree = ctx.trace.tree(m)
+    tree = ctx.trace.tree(m, k)
     st.selectbox("Leaf of tree m", [-1] + leaves, key="_w_leaf", on_change=changed,
                  format_func=lambda k: ("the selected sample's leaf" if k < 0 else
                                         f"leaf {k} (n = {int(tree['n'][k])})"))

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..state import KEYS, State
+from ..state import BY_KEY, KEYS, State
 
 _STATE = "_state"
+_UNSETTLED = "_unsettled"  # a callback changed the data or the fit: the whole app must rerun
 
 
 def current() -> State:
@@ -49,7 +50,11 @@ def save(state: State) -> State:
 def update(**values) -> State:
     """From a callback: set fields (and the widgets that show them) before the next run."""
     ss = st.session_state
-    state = _kept().changed(**values)
+    before = _kept()
+    state = before.changed(**values)
+    if any(BY_KEY[key].group != "view" and getattr(state, key) != getattr(before, key)
+           for key in values):
+        ss[_UNSETTLED] = True
     for key in values:
         if key in ss:  # a widget of this field: it would fold its old value back in
             ss[key] = getattr(state, key)
@@ -64,3 +69,9 @@ def seed(key: str, value) -> None:
     is a new one, which would start from its default instead.
     """
     st.session_state[key] = value
+
+
+def unsettled() -> bool:
+    """Whether a callback changed the data or the fit since the app last ran whole (a
+    page's fragment then reruns the app); reading it settles it."""
+    return bool(st.session_state.pop(_UNSETTLED, False))

@@ -43,6 +43,12 @@ def f0_block(ctx) -> None:
     loss = losses.of(ctx.trace)
     for line in loss.f0_tex(f):
         st.latex(line)
+    if loss.multiclass:
+        counts = ", ".join(f"{c} of class {md_escape(name)}"
+                           for c, name in zip(f["counts"], ctx.classes))
+        st.caption(f"{f['n']} training points: {counts}. The engine's f₀ = "
+                   f"({', '.join(fmt(v, 12) for v in f['f0'])}). {loss.f0_note(f)}")
+        return
     engine = f"The engine's f₀ = {fmt(f['f0'], 12)}"
     if not loss.is_classifier:
         st.caption(f"{loss.f0_note(f)} {engine}.")
@@ -54,14 +60,23 @@ def f0_block(ctx) -> None:
                f"differ by {gap:.1e}. {loss.f0_note(f)}")
 
 
-def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int) -> None:
-    """View 3 (text): how the selected leaf's value is made, with its numbers, times nu."""
+def _two_lines(formula: str, numbers: str) -> str:
+    """A formula, and "= its numbers" on a line of its own (the blocks sit in a narrow
+    column)."""
+    return r"\begin{gathered}" + formula + r"\\ = " + numbers + r"\end{gathered}"
+
+
+def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) -> None:
+    """View 3 (text): how the selected leaf's value is made, with its numbers, times nu
+    (of tree (m, k) with K >= 3 classes)."""
     tr = ctx.trace
     loss = losses.of(tr)
-    L = summaries.leaf_summary(tr, m, leaf)
-    f = summaries.leaf_formula(tr, m, leaf)
+    L = summaries.leaf_summary(tr, m, leaf, k)
+    f = summaries.leaf_formula(tr, m, leaf, k)
     who = f"the leaf of sample #{sample}" if followed else "the chosen leaf"
-    st.markdown(f"**Leaf {leaf} of tree {m}** ({who}): {L['n']} training points fitted it.")
+    tree = f"tree ({m}, {k}), of class {md_escape(ctx.classes[k])}," if loss.multiclass else \
+        f"tree {m}"
+    st.markdown(f"**Leaf {leaf} of {tree}** ({who}): {L['n']} training points fitted it.")
     R = r"i \in R_{" + str(leaf) + "}"
     F = r"F_{" + str(m - 1) + "}(x_i)"
     if f["denominator"] is None:
@@ -71,18 +86,20 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int) -> None:
                    f"step Σr / Σh would be {fmt(f['sum_r'])} / {fmt(f['sum_h'])} = "
                    f"{fmt(f['sum_r'] / f['sum_h'] if f['sum_h'] else 0.0)}.")
     else:
-        numbers = (r" = \frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"]) + "} = "
-                   + fmt(f["value"]))
+        factor = "" if f["factor"] == 1.0 else (  # (K - 1)/K with K >= 3 classes
+            r"\frac{" + str(tr.n_classes - 1) + "}{" + str(tr.n_classes) + r"}\cdot")
+        numbers = (factor + r"\frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"])
+                   + "} = " + fmt(f["value"]))
         if f["rule"] == "second_order":
-            st.latex(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{" + R
-                     + r"} h_i + \lambda}" + numbers)
+            st.latex(_two_lines(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{"
+                                + R + r"} h_i + \lambda}", numbers))
             st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
                        f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
         elif f["rule"] == "mean" and loss.is_classifier:
-            st.latex(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i" + numbers)
+            st.latex(_two_lines(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i", numbers))
             st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
         else:
-            st.latex(loss.leaf_tex(R, F) + numbers)
+            st.latex(_two_lines(loss.leaf_tex(R, F), numbers))
             st.caption(loss.leaf_note(m))
     st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
              + fmt(L["step"]))
@@ -98,6 +115,8 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int) -> None:
             r = tr.residual(m - 1)[members]
             h = tr.hessian(m - 1)[members]
             before = (tr.proba(m - 1) if loss.is_classifier else tr.raw[m - 1])[members]
+            if loss.multiclass:  # class k's column: what tree (m, k) was fitted to
+                r, h, before = r[:, k], h[:, k], before[:, k]
             rows = {"sample": members, "y": tr.y[members],
                     f"{'p' if loss.is_classifier else 'F'} at round {m - 1}": before,
                     "r": r, "h": h}
@@ -111,6 +130,9 @@ def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
     loss = losses.of(tr)
     where = ", ".join(f"{md_escape(name)} = {fmt(v, 4)}"
                       for name, v in zip(ctx.feature_names, ledger["x"]))
+    if loss.multiclass:
+        _class_sample_block(ctx, i, m, ledger, where)
+        return
     if loss.is_classifier:
         y = int(ledger["y"])
         st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(ctx.classes[y])})")
@@ -129,17 +151,50 @@ def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
     if ledger["in_bag"] is not None:
         bag = (r"\ \text{(in the subsample)}" if ledger["in_bag"][m]
                else r"\ \text{(not in the subsample)}")
-    st.latex(r"\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
-             + r",\quad r_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
-             + r",\quad \gamma = " + fmt(ledger["gamma"][m]))
-    st.latex(r"F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma = "
-             + fmt(ledger["F"][m - 1]) + " + " + fmt(tr.learning_rate) + r" \times "
-             + fmt(ledger["gamma"][m]) + " = " + fmt(ledger["F"][m]))
-    st.latex(after)
+    # short lines, one below the other: the block sits in a narrow column
+    st.latex(r"\begin{aligned}&\text{tree " + str(m) + ": leaf " + str(leaf) + "}" + bag
+             + r"\\ &r_{" + str(m - 1) + "} = " + fmt(ledger["residual"][m])
+             + r",\quad \gamma = " + fmt(ledger["gamma"][m])
+             + r"\\ &F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma"
+             + r"\\ &\phantom{F_{" + str(m) + r"}} = " + fmt(ledger["F"][m - 1]) + " + "
+             + fmt(tr.learning_rate) + r" \times " + fmt(ledger["gamma"][m])
+             + r"\\ &\phantom{F_{" + str(m) + r"}} = " + fmt(ledger["F"][m])
+             + r"\\ &" + after + r"\end{aligned}")
+
+
+def _class_sample_block(ctx, i: int, m: int, ledger: dict, where: str) -> None:
+    """sample_block with K >= 3 classes: the sample in each of round m's K trees."""
+    names = ctx.classes
+    y = int(ledger["y"])
+    st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(names[y])})")
+    p = ", ".join(fmt(v, 4) for v in ledger["p"][m])
+    if m > 0:
+        st.dataframe({
+            "class k": list(names),
+            f"leaf in tree ({m}, k)": ledger["leaf"][m],
+            "r fitted, y_k − p_k": ledger["residual"][m],
+            "γ": ledger["gamma"][m],
+            f"F_{m - 1},k": ledger["F"][m - 1],
+            f"F_{m},k = F_{m - 1},k + ν·γ": ledger["F"][m],
+            f"p_{m},k": ledger["p"][m],
+        }, hide_index=True, width="stretch")
+    st.latex(r"p_{" + str(m) + r"} = \operatorname{softmax}(F_{" + str(m) + "}) = (" + p
+             + ")")
 
 
 def ledger_table(ctx, ledger: dict, m: int) -> None:
-    """View 8: the sample's F, p, residual, leaf and update at every round."""
+    """View 8: the sample's F, p, residual, leaf and update at every round (with K >= 3
+    classes: its leaf, F and p in each class's tree)."""
+    if ctx.trace.is_multiclass:
+        rows = {"round m": ledger["round"], "now": np.where(ledger["round"] == m, "◀", "")}
+        for k, name in enumerate(ctx.classes):
+            rows[f"leaf ({name})"] = ledger["leaf"][:, k]
+            rows[f"F ({name})"] = ledger["F"][:, k]
+            rows[f"p ({name})"] = ledger["p"][:, k]
+        st.dataframe(rows, hide_index=True, width="stretch", height=320)
+        st.caption("Round 0 has no trees (leaves −1): F₀ = f₀. From round 1, each class's "
+                   "F_k moves by ν·γ of the sample's leaf in tree (m, k); p = softmax(F).")
+        return
     rows = {
         "round m": ledger["round"],
         "now": np.where(ledger["round"] == m, "◀", ""),

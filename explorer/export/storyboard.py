@@ -51,31 +51,36 @@ def _check_view(view: str) -> None:
 
 
 def _draw(trace, view, m, grid, feature_names, classes, target_name="y", height=PLANE_SIZE[1],
-          **extra):
+          k=None, **extra):
+    """One view at round m. With K >= 3 classes, ``k`` is the class of the residuals and
+    the tree (0 by default), and on the model asks for p_k instead of the class map."""
     _check_view(view)
     draw = VIEWS[view][0]
-    options = dict(feature_names=feature_names, height=height, **extra)
-    if view != "residuals":  # the residual map has no classes to name
-        options["classes"] = classes
+    options = dict(feature_names=feature_names, height=height, classes=classes, **extra)
     if view == "model":
-        options["target_name"] = target_name
+        options.update(target_name=target_name, k=k)
+    else:
+        options["k"] = k or 0
     return draw(trace, m, grid, **options)
 
 
-def _shared_range(trace, view: str, rounds) -> dict:
+def _shared_range(trace, view: str, rounds, k=None) -> dict:
     """The colour range several rounds of a view share, as the figure's own option:
     the residuals' half-range, or the largest |leaf value| of the trees (the model's
-    p is always on [0, 1])."""
+    p is always on [0, 1]); of class k with K >= 3 classes."""
     if view == "residuals":
-        return dict(scale=max(figures.residual_scale(trace, theme.finite(trace.residual(m)))
-                              for m in rounds))
+        def r(m):
+            values = trace.residual(m)
+            return values[:, k or 0] if trace.is_multiclass else values
+        return dict(scale=max(figures.residual_scale(trace, theme.finite(r(m))) for m in rounds))
     if view == "tree":
-        return dict(vmax=figures.leaf_value_range(trace, rounds))
+        return dict(vmax=figures.leaf_value_range(trace, rounds, k or 0))
     return {}
 
 
 def view_figure(trace, view: str, m: int, grid: Grid | None = None, *,
-                feature_names=("x1", "x2"), classes=None, target_name="y") -> go.Figure:
+                feature_names=("x1", "x2"), classes=None, target_name="y",
+                k: int | None = None) -> go.Figure:
     """One view at round m, as exported on its own (print template, fixed size).
 
     Parameters
@@ -88,10 +93,13 @@ def view_figure(trace, view: str, m: int, grid: Grid | None = None, *,
         The grid predictions (made from the trace when not given).
     feature_names, classes, target_name
         As in :mod:`explorer.figures` (the target's name labels a regression's model).
+    k : int, optional
+        With K >= 3 classes: the class of the residuals and the tree (default 0), and
+        the model's p_k (default: the most probable class).
     """
     check_rounds(trace, [m])
     grid = grid if grid is not None else make_grid(trace)
-    return for_export(_draw(trace, view, m, grid, feature_names, classes, target_name),
+    return for_export(_draw(trace, view, m, grid, feature_names, classes, target_name, k=k),
                       PLANE_SIZE)
 
 
@@ -153,7 +161,7 @@ def animation_rounds(n_rounds: int, frames: int = ANIMATION_FRAMES) -> list[int]
 def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None, *,
                feature_names=("x1", "x2"), classes=None, target_name="y",
                title: str | None = None,
-               data_label: str | None = None) -> go.Figure:
+               data_label: str | None = None, k: int | None = None) -> go.Figure:
     """One view at several rounds in a grid of panels, with one shared colour scale.
 
     Parameters
@@ -170,6 +178,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
         The storyboard's title; by default the view and the rounds.
     data_label : str, optional
         Shown with the fit's parameters under the title (e.g. "moons, 320 points").
+    k : int, optional
+        With K >= 3 classes, as in :func:`view_figure`.
 
     Returns
     -------
@@ -181,25 +191,25 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
     _check_view(view)
     rounds = check_rounds(trace, rounds)
     grid = grid if grid is not None else make_grid(trace)
-    shared = _shared_range(trace, view, rounds)
+    shared = _shared_range(trace, view, rounds, k)
     n = len(rounds)
     cols = n if n <= 3 else math.ceil(math.sqrt(n))
     rows = math.ceil(n / cols)
     gap_x, gap_y = 0.04, 0.12 / rows
     cell_w, cell_h = (1 - gap_x * (cols - 1)) / cols, (1 - gap_y * (rows - 1)) / rows
     data, layout_axes, shapes, notes, coloraxis = [], {}, [], [], {}
-    for k, m in enumerate(rounds):
-        r, c = divmod(k, cols)
+    for i, m in enumerate(rounds):  # panel i (k is the class)
+        r, c = divmod(i, cols)
         dx = (c * (cell_w + gap_x), c * (cell_w + gap_x) + cell_w)
         top = 1 - r * (cell_h + gap_y)
         dy = (top - cell_h, top)
         # Each round is the view itself, drawn in its cell: the ranges are the same in
         # every panel, so only the outer axes are labelled; the legend comes from the
         # first panel; colours go through one colour axis on the shared range.
-        panel = Panel(k + 1, x_domain=dx, y_domain=dy, x_labels=k + cols >= n,
-                      y_labels=c == 0, legend=k == 0, coloraxis=True, colorbar_len=0.6,
+        panel = Panel(i + 1, x_domain=dx, y_domain=dy, x_labels=i + cols >= n,
+                      y_labels=c == 0, legend=i == 0, coloraxis=True, colorbar_len=0.6,
                       message_width=32)
-        spec = _draw(trace, view, m, grid, feature_names, classes, target_name,
+        spec = _draw(trace, view, m, grid, feature_names, classes, target_name, k=k,
                      panel=panel, **shared).to_plotly_json()
         own = spec["layout"]
         data += spec["data"]
@@ -231,7 +241,7 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
 
 def animation(trace, view: str, rounds: Sequence[int] | None = None,
               grid: Grid | None = None, *, feature_names=("x1", "x2"), classes=None,
-              target_name="y", frame_ms: int = 500) -> go.Figure:
+              target_name="y", frame_ms: int = 500, k: int | None = None) -> go.Figure:
     """The rounds of a fit as plotly frames, with a slider and a play button.
 
     Parameters
@@ -246,6 +256,8 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
         As in :mod:`explorer.figures` (the target's name labels a regression's model).
     frame_ms : int
         Time each frame is shown while playing.
+    k : int, optional
+        With K >= 3 classes, as in :func:`view_figure`.
 
     Returns
     -------
@@ -257,8 +269,8 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
     if view == "tree":
         rounds = [m for m in rounds if m > 0] or [1]
     grid = grid if grid is not None else make_grid(trace)
-    specs = [_draw(trace, view, m, grid, feature_names, classes, target_name).to_plotly_json()
-             for m in rounds]
+    specs = [_draw(trace, view, m, grid, feature_names, classes, target_name,
+                   k=k).to_plotly_json() for m in rounds]
     # A frame replaces the title, and the shapes and labels (the tree view's leaves).
     frames = [dict(name=str(m), data=data,
                    layout=dict(title=s["layout"]["title"], shapes=s["layout"].get("shapes", []),

@@ -9,14 +9,14 @@ figure (``Panel``); ``charts`` the curves, the tree diagram and a sample's path;
 
 from .charts import curves, curves_title, sample_trajectory, tree_diagram
 from .maths import compare_curves, leaf_loss, split_scan
-from .plane import (leaf_value_range, model_view, probability_map, probability_title,
+from .plane import (drawn_points, leaf_value_range, model_view, probability_map, probability_title,
                     regression_line, regression_surface, residual_map, residual_scale,
                     residual_title, tree_line, tree_regions, update_panels)
 from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names,
                     empty_figure, presented)
 
 __all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "arrange", "class_names",
-           "compare_curves", "curves", "curves_title", "empty_figure", "leaf_loss",
+           "compare_curves", "curves", "curves_title", "drawn_points", "empty_figure", "leaf_loss",
            "leaf_value_range", "model_view", "presented", "probability_map",
            "probability_title", "regression_line", "regression_surface", "residual_map",
            "residual_scale", "residual_title", "sample_trajectory", "split_scan",

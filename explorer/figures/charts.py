@@ -13,6 +13,7 @@ from plotly.colors import sample_colorscale
 from .. import losses
 from ..numbers import summaries
 from ..text import no_tree
+from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, signed)
 
@@ -97,16 +98,30 @@ def _tree_layout(tree) -> tuple[np.ndarray, np.ndarray]:
     return x, np.asarray(tree["depth"], dtype=float)
 
 
+def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
+    # which tree, and its leaf rule: with K classes the (K - 1)/K factor is in γ
+    name, rule = f"Tree {m}", "γ = Σr / Σh"
+    if trace.is_multiclass:
+        K = trace.n_classes
+        name = f"Tree ({m}, {k}), of class {esc((classes or trace.classes)[k])}"
+        rule = f"γ = {K - 1}/{K} · Σr / Σh"
+    return (f"{name} (go left = yes): per node its split, n, Σr, Σh and improvement; "
+            f"per leaf {rule}, before ν = {num(trace.learning_rate)}")
+
+
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
-                 height: int | None = None, uirevision=None) -> go.Figure:
-    """View 7: tree m, per node its split, n, sums and improvement; per leaf its value.
+                 height: int | None = None, uirevision=None, k: int = 0,
+                 classes=None) -> go.Figure:
+    """View 7: tree m (of class k), per node its split, n, sums and improvement; per leaf
+    its value.
 
     Node markers carry the node id in ``customdata[0]`` (and 1 for a leaf in
     ``customdata[1]``) so a click can select a leaf.
     """
     if m < 1:
         return empty_figure(no_tree())
-    tree = trace.tree(m)
+    tree = trace.tree(m, k)
+    title = diagram_title(trace, m, k, classes)
     x, depth = _tree_layout(tree)
     is_leaf = tree["left"] < 0
     n_leaves = int(is_leaf.sum())
@@ -117,7 +132,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     ex, ey = [], []
     notes = []
     font_size = 13 if not compact else 11 if not tiny else 9
-    for k in range(len(tree)):
+    for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
         sr, sh = num(tree["sum_r"][k]), num(tree["sum_h"][k])
         if not is_leaf[k]:
@@ -159,16 +174,14 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
         dict(type="scatter", x=x, y=-depth, mode="markers", showlegend=False,
              marker=dict(size=34, color="rgba(0,0,0,0)"),
              customdata=np.column_stack([np.arange(len(tree)), is_leaf.astype(int)]),
-             hovertext=[f"leaf {k}: click to select" if is_leaf[k] else f"node {k}"
-                        for k in range(len(tree))], hoverinfo="text"),
+             hovertext=[f"leaf {j}: click to select" if is_leaf[j] else f"node {j}"
+                        for j in range(len(tree))], hoverinfo="text"),
     ]
     max_depth = float(depth.max())
     height = height or int(190 + (150 if not compact else 110) * max_depth)
     span = max(n_leaves - 1, 1)
     layout = base_layout(
-        f"Tree {m} (go left = yes): per node its split, n, Σr, Σh and improvement; "
-        f"per leaf γ = Σr / Σh, before ν = {num(trace.learning_rate)}",
-        height, uirevision, annotations=notes,
+        title, height, uirevision, annotations=notes,
         xaxis=dict(visible=False, range=[-0.7, span + 0.7] if n_leaves > 1 else [-1, 1]),
         yaxis=dict(visible=False, range=[-max_depth - 0.5, 0.5]))
     return make_figure(data, layout)
@@ -178,9 +191,13 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
 
 
 def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, height: int = 380,
-                      uirevision=None) -> go.Figure:
-    """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked."""
+                      uirevision=None, classes=None) -> go.Figure:
+    """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked (every
+    class's F_k and p_k with K >= 3 classes)."""
     L = ledger if ledger is not None else summaries.ledger(trace, i)
+    if trace.is_multiclass:
+        return class_trajectory(trace, i, m, L, height=height, uirevision=uirevision,
+                                classes=classes)
     rounds = L["round"]
     F = finite(L["F"])
     if L["p"] is None:

@@ -59,7 +59,8 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
              hovertemplate="γ = %{x:.4f}<br>quadratic = %{y:.5f}<extra></extra>"),
     ]
     newton = float(finite(s["newton"]))
-    points = [(newton, "one Newton step γ₁ = Σr / Σh", ORANGE, "diamond")]
+    formula = s.get("newton_formula", "γ₁ = Σr / Σh")  # K classes: with (K - 1)/K
+    points = [(newton, f"one Newton step {formula}", ORANGE, "diamond")]
     if not s["pure"]:
         points.append((float(finite(s["exact"])), "exact minimiser γ*", GREEN, "star"))
     for x, name, color, symbol in points:

@@ -25,10 +25,11 @@ from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
 from ..numbers.summaries import leaf_rule
 from ..text import no_tree
+from .classes import class_boundaries, class_colour, class_labels, class_map
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
                     PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace,
                     class_names, colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
-                    plane_layout, scatter_type, selected_ring, signed)
+                    plane_axis, plane_layout, scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
@@ -192,8 +193,13 @@ def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
 
 def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=None,
                target_name="y", **options) -> go.Figure:
-    """View 1 for any fit: the probability map of a classifier, the staircase of a
-    one-input regression, the surface of a two-input one."""
+    """View 1 for any fit: the probability map of a classifier (the class map with K >= 3
+    classes, or its p_k with ``k``), the staircase of a one-input regression, the surface
+    of a two-input one."""
+    k = options.pop("k", None)
+    if trace.is_multiclass:
+        return class_map(trace, m, grid, feature_names=feature_names, classes=classes, k=k,
+                         **options)
     if trace.is_classifier:
         return probability_map(trace, m, grid, feature_names=feature_names, classes=classes,
                                **options)
@@ -202,10 +208,36 @@ def model_view(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes
                 **options)
 
 
+def drawn_points(X, labels, lo, hi, *, regression: bool = False, classes=None,
+                 feature_names=("x1", "x2"), target_name="y", height: int = 560,
+                 uirevision=None) -> go.Figure:
+    """The plane before a fit: the points drawn so far (none at first) on the plane
+    (lo, hi), coloured by class, or by target on the model's colour scale."""
+    X, labels = np.asarray(X, float).reshape(-1, 2), np.asarray(labels, float)
+    common = dict(type="scatter", mode="markers", hovertemplate="(%{x}, %{y})<extra></extra>",
+                  marker=dict(size=12, line=dict(color="white", width=1)))
+    if regression:
+        data = [dict(common, x=X[:, 0], y=X[:, 1], name=f"points (colour: {esc(target_name)})",
+                     marker=dict(common["marker"], color=labels, colorscale=VALUE_SCALE,
+                                 colorbar=colorbar(esc(target_name))))]
+    else:
+        data = [dict(common, x=X[labels == c, 0], y=X[labels == c, 1], name=name,
+                     marker=dict(common["marker"], color=CLASS_COLORS[c]))
+                for c, name in enumerate(class_names(classes))]
+    axes = (plane_axis(lo[0], hi[0], feature_names[0]),
+            plane_axis(lo[1], hi[1], feature_names[1], scaleanchor="x", scaleratio=1))
+    return make_figure(data, base_layout(f"Drawn points: {len(X)}", height, uirevision,
+                                         xaxis=axes[0], yaxis=axes[1], showlegend=True))
+
+
 # --- 2. residuals --------------------------------------------------------------------
 
 
-def residual_title(trace, m: int) -> str:
+def residual_title(trace, m: int, k: int = 0, classes=None) -> str:
+    if trace.is_multiclass:
+        nxt = f"tree ({m + 1}, {k}) fits these" if m != trace.n_rounds else "no tree follows"
+        return (f"Residuals of {class_labels(trace, classes)[k]} after round {m}: "
+                f"r = {losses.of(trace).residual_html} ({nxt})")
     nxt = f"tree {m + 1} fits these" if m != trace.n_rounds else "no tree follows"
     return f"Residuals after round {m}: r = {losses.of(trace).residual_html} ({nxt})"
 
@@ -220,26 +252,31 @@ def residual_scale(trace, r: np.ndarray) -> float:
 
 def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                  sample: int | None = None, height: int = 560, uirevision=None,
-                 scale: float | None = None, panel: Panel = ALONE) -> go.Figure:
+                 scale: float | None = None, panel: Panel = ALONE, k: int = 0,
+                 classes=None) -> go.Figure:
     """View 2: each training point coloured by its pseudo-residual after round m, sized by |r|.
 
     These are the residuals tree m + 1 is fitted to (y - p for log-loss).
     ``scale`` is the half-range |r| of both the colour scale and the marker sizes; by
     default this round's own (:func:`residual_scale`). A storyboard passes one scale
     for all its panels, so that one colour and one size mean one residual everywhere.
+    With K >= 3 classes: class k's residuals y_k - p_k (``classes`` names them).
     """
     r = finite(trace.residual(m))
+    if trace.is_multiclass:
+        r = r[:, k]
     X = trace.X
     scale = residual_scale(trace, r) if scale is None else max(float(finite(scale)), 1e-12)
     size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
-    title = residual_title(trace, m)
+    title = residual_title(trace, m, k, classes)
     if grid.is_line:
         return _residual_line(trace, grid, r, scale, feature_names[0], sample, title, height,
                               uirevision, panel)
     colour, colour_axis = _residual_colours(trace, scale, panel)
+    boundary = class_boundaries if trace.is_multiclass else boundary_trace
     data = [] if not trace.is_classifier else [
-        boundary_trace(grid, grid.F[m], color=MUTED, width=1.5, dash="dot",
-                       axes=(panel.xaxis, panel.yaxis))]
+        boundary(grid, grid.F[m], color=MUTED, width=1.5, dash="dot",
+                 axes=(panel.xaxis, panel.yaxis))]
     data += [
         dict(type=scatter_type(len(r)), x=f32(X[:, 0]), y=f32(X[:, 1]), mode="markers",
              name=losses.of(trace).residual_html, showlegend=False,
@@ -293,13 +330,14 @@ def _residual_line(trace, grid, r, scale, name, sample, title, height, uirevisio
 def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                  classes=None, leaf: int | None = None, sample: int | None = None,
                  height: int = 560, uirevision=None, vmax: float | None = None,
-                 panel: Panel = ALONE) -> go.Figure:
+                 panel: Panel = ALONE, k: int = 0) -> go.Figure:
     """View 3: the leaves of tree m as boxes, each labelled with its Newton value gamma.
 
     The label markers carry the leaf's node id in ``customdata[0]``; training points
     carry -1 - index, so a click can tell a leaf from a sample. ``vmax`` is the largest
     |gamma| of the colour scale, used for both the box fills and the markers' cmin/cmax;
     by default this tree's own (:func:`leaf_value_range` of several rounds shares one).
+    With K >= 3 classes: tree k of round m.
     """
     if m < 1:
         return empty_figure(no_tree(),
@@ -307,8 +345,8 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if grid.is_line:
         return tree_line(trace, m, grid, feature_names=feature_names, leaf=leaf, sample=sample,
                          height=height, uirevision=uirevision, vmax=vmax, panel=panel)
-    tree = trace.tree(m)
-    boxes = trace.regions(m, grid.lo, grid.hi)
+    tree = trace.tree(m, k)
+    boxes = trace.regions(m, grid.lo, grid.hi, k)
     values = finite(tree["value"])
     is_leaf = tree["left"] < 0
     if vmax is None:
@@ -333,7 +371,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         cx.append((x0 + x1) / 2)
         cy.append((y0 + y1) / 2)
         node_ids.append(node)
-        hover.append(_leaf_hover(trace, m, node))
+        hover.append(_leaf_hover(trace, m, node, k))
         if n_visible <= 40:
             notes.append(panel.ref(dict(
                 x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False, name=LABEL,
@@ -366,16 +404,22 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     n_leaves = len(node_ids)
     bar = colorbar("leaf value γ")
     data.append(_leaf_marks(trace, m, node_ids, cx, cy, hover, 40, panel.colour(
-        dict(cmin=-vmax, cmax=vmax, colorscale=DIVERGING, colorbar=bar))))
+        dict(cmin=-vmax, cmax=vmax, colorscale=DIVERGING, colorbar=bar)), k))
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
-    kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
-    title = f"Tree {m} on the plane: {n_leaves} leaves, each labelled with its {kind} γ"
+    title = regions_title(trace, m, n_leaves, k, classes)
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes,
         **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(DIVERGING, -vmax, vmax, bar)))
+
+
+def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None) -> str:
+    kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
+    tree = (f"Tree ({m}, {k}), of {class_labels(trace, classes)[k]}" if trace.is_multiclass
+            else f"Tree {m} on the plane")
+    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} γ"
 
 
 def _point_groups(trace, classes):
@@ -383,15 +427,18 @@ def _point_groups(trace, classes):
     of a regression's points in one."""
     if not trace.is_classifier:
         return [("training points", INK, np.ones(len(trace.y), bool))]
+    if trace.is_multiclass:
+        return [(name, class_colour(c), trace.y == c)
+                for c, name in enumerate(class_labels(trace, classes))]
     names = class_names(classes)
     return [(names[c], CLASS_COLORS[c], trace.y == c) for c in (0, 1)]
 
 
-def _leaf_marks(trace, m, nodes, xs, ys, hover, size, colour=None):
+def _leaf_marks(trace, m, nodes, xs, ys, hover, size, colour=None, k=0):
     """Invisible markers at the leaves' label positions: hover text, a click selects the
     leaf (its node id in ``customdata[0]``); with ``colour`` (a colour scale, or the
     shared colour axis) they are coloured by the leaf values and carry the colour bar."""
-    gammas = [float(finite(trace.tree(m)["value"][k])) for k in nodes]
+    gammas = [float(finite(trace.tree(m, k)["value"][node])) for node in nodes]
     marker = dict(size=size, opacity=0.0)
     if colour is not None:
         marker.update(color=gammas, **colour)
@@ -401,8 +448,8 @@ def _leaf_marks(trace, m, nodes, xs, ys, hover, size, colour=None):
                 marker=marker)
 
 
-def _leaf_hover(trace, m, node) -> str:
-    tree = trace.tree(m)
+def _leaf_hover(trace, m, node, k=0) -> str:
+    tree = trace.tree(m, k)
     g = float(finite(tree["value"][node]))
     return (f"leaf {node} (click to select)<br>n = {int(tree['n'][node])}"
             f"<br>γ = {num(g, 6)}<br>ν·γ = {num(trace.learning_rate * g, 6)}")
@@ -485,13 +532,14 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                           zerolinecolor=MUTED))))
 
 
-def leaf_value_range(trace, rounds) -> float:
-    """The largest |leaf value| of the trees of these rounds (round 0 has none): the
-    ``vmax`` that gives several :func:`tree_regions` one colour scale."""
+def leaf_value_range(trace, rounds, k: int = 0) -> float:
+    """The largest |leaf value| of the trees of these rounds (round 0 has none; class k's
+    with K >= 3 classes): the ``vmax`` that gives several :func:`tree_regions` one colour
+    scale."""
     vmax = 0.0
     for m in rounds:
         if int(m) >= 1:
-            tree = trace.tree(int(m))
+            tree = trace.tree(int(m), k)
             values = finite(tree["value"])[tree["left"] < 0]
             if len(values):
                 vmax = max(vmax, float(np.max(np.abs(values))))
@@ -502,42 +550,42 @@ def leaf_value_range(trace, rounds) -> float:
 
 
 def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
-                  height: int = 480, uirevision=None) -> go.Figure:
-    """View 4: F_(m-1), plus nu times tree m, equals F_m, as three maps side by side."""
+                  height: int = 480, uirevision=None, k: int = 0) -> go.Figure:
+    """View 4: F_(m-1), plus nu times tree m, equals F_m, as three maps side by side
+    (class k's F_k with K >= 3 classes)."""
     if m < 1:
-        return empty_figure(f"Round 0: F₀(x) = f₀ = {num(trace.f0, 5)} everywhere. "
+        f0 = trace.f0[k] if trace.is_multiclass else trace.f0
+        return empty_figure(f"Round 0: F₀(x) = f₀ = {num(f0, 5)} everywhere. "
                             "Step to round 1 to see the first update.", height)
     if grid.is_line:
         return _update_line(trace, m, grid, feature_names[0], height, uirevision)
-    before = finite(grid.F[m - 1])
-    step = finite(tree_on_grid(trace, m, grid))
-    after = finite(grid.F[m])
+    F = grid.F[..., k] if trace.is_multiclass else grid.F
+    before = finite(F[m - 1])
+    step = finite(tree_on_grid(trace, m, grid, k))
+    after = finite(F[m])
     fmax = max(float(np.abs(before).max()), float(np.abs(after).max()), 0.5)
     smax = max(float(np.abs(step).max()), 1e-9)
-    nu = num(trace.learning_rate)
     gap = 0.05
     width = (1.0 - 2 * gap) / 3
     domains = [[k * (width + gap), k * (width + gap) + width] for k in range(3)]
-    titles = (f"F<sub>{m - 1}</sub>(x)", f"+ ν · tree {m}(x)   (ν = {nu})",
-              f"= F<sub>{m}</sub>(x)")
+    title, titles = update_titles(trace, m, k)
     data, axes, notes = [], {}, []
-    for k, (z, coloraxis) in enumerate(((before, "coloraxis"), (step, "coloraxis2"),
+    for j, (z, coloraxis) in enumerate(((before, "coloraxis"), (step, "coloraxis2"),
                                         (after, "coloraxis"))):
-        suffix = "" if k == 0 else str(k + 1)
+        suffix = "" if j == 0 else str(j + 1)
         xa, ya = f"x{suffix}", f"y{suffix}"
         data.append(dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(z), coloraxis=coloraxis,
                          xaxis=xa, yaxis=ya, hovertemplate="%{z:.4f}<extra></extra>"))
-        if k != 1 and trace.is_classifier:  # F = 0 is a boundary only between classes
+        if j != 1 and trace.is_classifier and not trace.is_multiclass:  # F = 0: p = 0.5
             data.append(boundary_trace(grid, z, width=2, showlegend=False, name="F = 0",
                                   axes=(xa, ya)))
         axes.update(plane_layout(grid, feature_names,
-                                 Panel(k + 1, x_domain=domains[k], y_labels=k == 0)))
-        notes.append(dict(text=titles[k], x=sum(domains[k]) / 2, y=1.0, xref="paper",
+                                 Panel(j + 1, x_domain=domains[j], y_labels=j == 0)))
+        notes.append(dict(text=titles[j], x=sum(domains[j]) / 2, y=1.0, xref="paper",
                           yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
                           font=dict(size=17)))
     layout = base_layout(
-        f"The update at round {m}: F<sub>{m}</sub> = F<sub>{m - 1}</sub> + ν · tree {m}",
-        height, uirevision, annotations=notes, margin=dict(l=10, r=10, t=90, b=110),
+        title, height, uirevision, annotations=notes, margin=dict(l=10, r=10, t=90, b=110),
         coloraxis=dict(colorscale=DIVERGING, cmin=-fmax, cmax=fmax,
                        colorbar=colorbar("F", x=1.0)),
         coloraxis2=dict(colorscale=DIVERGING, cmin=-smax, cmax=smax,
@@ -546,6 +594,17 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                                       y=-0.36, yanchor="top", outlinewidth=0)),
         **axes)
     return make_figure(data, layout)
+
+
+def update_titles(trace, m: int, k: int = 0) -> tuple[str, tuple[str, str, str]]:
+    """The update's title, and its three panels' titles (class k's F_k and tree (m, k)
+    with K >= 3 classes)."""
+    nu = num(trace.learning_rate)
+    c = f", {k}" if trace.is_multiclass else ""
+    return (f"The update at round {m}: F<sub>{m}{c}</sub> = F<sub>{m - 1}{c}</sub> + ν · "
+            f"tree {m}{c}",
+            (f"F<sub>{m - 1}{c}</sub>(x)", f"+ ν · tree {m}{c}(x)   (ν = {nu})",
+             f"= F<sub>{m}{c}</sub>(x)"))
 
 
 def _update_line(trace, m, grid, name, height, uirevision) -> go.Figure:

@@ -61,9 +61,10 @@ def _sklearn_scores(trace, points):
         model.fit(trace.X, trace.y)
         staged = model.staged_predict
 
-    def scores(X):
-        first = model._raw_predict_init(X.astype(np.float32)).ravel()
-        return np.vstack([first] + [np.ravel(s) for s in staged(X)])
+    def scores(X):  # (M + 1, len(X)), or (M + 1, len(X), K) with K >= 3 classes
+        stages = [model._raw_predict_init(X.astype(np.float32))] + list(staged(X))
+        out = np.stack([np.reshape(s, (len(X), -1)) for s in stages])
+        return out if trace.is_multiclass else out[..., 0]
 
     return scores(trace.X), scores(points)
 
@@ -85,10 +86,10 @@ def _xgboost_margins(trace, points):
         data = xgboost.DMatrix(X)
         # xgboost cannot predict with no trees (iteration_range (0, 0) means all of them);
         # its intercept is checked through every later round, which all include it
-        rows = [np.full(len(X), trace.f0)]
+        rows = [np.broadcast_to(trace.f0, (len(X),) + np.shape(trace.f0))]
         rows += [booster.predict(data, output_margin=True, iteration_range=(0, m))
                  for m in range(1, p["n_rounds"] + 1)]
-        return np.vstack(rows).astype(np.float64)
+        return np.stack(rows).astype(np.float64)
 
     return margins(trace.X), margins(points)
 

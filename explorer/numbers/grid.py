@@ -39,8 +39,8 @@ class Grid:
     xs, ys : 1-D arrays, the grid's coordinates along each feature; ys is None for a
         fit with one input (a line)
     lo, hi : (x, y) corners of the plane shown (y is 0 on a line)
-    F : (n_rounds + 1, len(ys), len(xs)) float32, F_m at every grid point, or
-        (n_rounds + 1, len(xs)) on a line
+    F : (n_rounds + 1, len(ys), len(xs)) float32, F_m at every grid point (with a last
+        axis of K classes for K >= 3), or (n_rounds + 1, len(xs)) on a line
     equal_aspect : bool, True when both features have comparable ranges, so that
         the plane is drawn square with one unit the same length on both axes
     """
@@ -85,12 +85,19 @@ def square_bounds(lo, hi, max_ratio: float = 3.0):
     return (cx - half, cy - half), (cx + half, cy + half), True
 
 
-def make_grid(trace, resolution: int | None = None) -> Grid:
+def plane_of(*arrays) -> tuple[tuple[float, float], tuple[float, float], bool]:
+    """(lo, hi, equal_aspect) of the plane that frames the points of all the arrays
+    (None ones are skipped)."""
+    return square_bounds(*plane_bounds(*arrays))
+
+
+def make_grid(trace, resolution: int | None = None, around=None) -> Grid:
     """F_m for every round m on a resolution x resolution grid over the plane, or at
     ``resolution`` points along the axis of a one-input fit (one pass over the trees).
 
     By default the plane has GRID_RESOLUTION cells a side, fewer when the fit has so
-    many rounds that the grid would pass GRID_CELL_ROUNDS."""
+    many rounds (or classes: a grid holds F of each) that the grid would pass
+    GRID_CELL_ROUNDS. ``around``: points the plane also frames (see :func:`plane_of`)."""
     if trace.X.shape[1] == 1:
         column = [a for a in (trace.X, trace.X_valid) if a is not None]
         lo, hi = plane_bounds(*[np.column_stack([a, np.zeros(len(a))]) for a in column])
@@ -99,9 +106,10 @@ def make_grid(trace, resolution: int | None = None) -> Grid:
         ys, equal = None, False
         F = np.clip(trace.staged_decision_function(xs[:, None]), -1e30, 1e30).astype(np.float32)
     else:
-        lo, hi, equal = square_bounds(*plane_bounds(trace.X, trace.X_valid))
+        lo, hi, equal = plane_of(trace.X, trace.X_valid, around)
         resolution = resolution or min(
-            GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1))))
+            GRID_RESOLUTION, int(math.sqrt(GRID_CELL_ROUNDS / (trace.n_rounds + 1) / (
+                trace.n_classes if trace.is_multiclass else 1))))
         xs = np.linspace(lo[0], hi[0], resolution)
         ys = np.linspace(lo[1], hi[1], resolution)
         F = trace.staged_decision_grid(xs, ys, dtype=np.float32)
@@ -118,8 +126,14 @@ def boundary_lines(xs, ys, F, level: float = 0.0) -> tuple[list, list]:
     either side of the level (where a heatmap of the same grid changes colour).
     Runs of collinear edges are merged, so a straight stretch is one segment.
     """
+    return region_edges(xs, ys, np.asarray(F) > level)
+
+
+def region_edges(xs, ys, labels) -> tuple[list, list]:
+    """The edges between grid cells of different ``labels`` (an (ny, nx) array: the side
+    of a level, or the most probable class) as axis-aligned polylines."""
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    above = np.asarray(F) > level
+    above = np.asarray(labels)
     # cell edges: midpoints between grid points, extended half a step at the ends
     xe = np.concatenate([[xs[0] - (xs[1] - xs[0]) / 2], (xs[:-1] + xs[1:]) / 2,
                          [xs[-1] + (xs[-1] - xs[-2]) / 2]])
@@ -154,10 +168,11 @@ def tree_leaf_of(tree, X) -> np.ndarray:
     return leaf
 
 
-def tree_on_grid(trace, m: int, grid: Grid) -> np.ndarray:
-    """nu * tree m on the grid, shaped as one round of grid.F, exactly as the engine adds it."""
-    tree = trace.tree(m)
+def tree_on_grid(trace, m: int, grid: Grid, k: int = 0) -> np.ndarray:
+    """nu * tree m (of class k) on the grid, shaped as one round of one class's grid.F,
+    exactly as the engine adds it."""
+    tree = trace.tree(m, k)
     leaf = tree_leaf_of(tree, grid.points)
     step = trace.learning_rate * tree["value"][leaf]
-    return step.reshape(grid.F.shape[1:])
+    return step.reshape(grid.F.shape[1:3] if trace.is_multiclass else grid.F.shape[1:])
 

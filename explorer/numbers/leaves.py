@@ -9,6 +9,10 @@ For a leaf R of tree m with samples i (in-bag), F_i = F_(m-1)(x_i):
 
 and, for the log-loss, the same numbers in the +-1 form: r = y/(1 + e^(yF)),
 |r|(1 - |r|) = p(1 - p). These are what the app's leaf view shows.
+
+With K >= 3 classes a leaf of tree (m, k) moves class k's score alone:
+L_R(gamma) = sum_i L(y_i, F_i + gamma e_k) under the softmax, r = y_k - p_k,
+h = p_k (1 - p_k), and scikit-learn's leaf is (K - 1)/K times the Newton step.
 """
 
 import numpy as np
@@ -16,9 +20,10 @@ import numpy as np
 from .. import losses
 
 
-def members(trace, m, node):
-    """Boolean mask of the in-bag training samples that pass through ``node`` of tree m."""
-    tree = trace.tree(m)
+def members(trace, m, node, k=0):
+    """Boolean mask of the in-bag training samples that pass through ``node`` of tree m
+    (of class k)."""
+    tree = trace.tree(m, k)
     parent = np.full(len(tree), -1)
     for k in np.flatnonzero(tree["left"] >= 0):
         parent[tree["left"][k]] = parent[tree["right"][k]] = k
@@ -33,15 +38,18 @@ def members(trace, m, node):
     return mask
 
 
-def leaf_story(trace, m, node, n_points=201):
+def leaf_story(trace, m, node, n_points=201, k=0):
     """Every number of the leaf view, and the curves to draw.
 
     Returns a dict with: n, pure (one class only: no finite minimiser), sum_r, sum_h,
     newton (one step), exact (the minimiser), gap (exact - newton), value (the leaf's
     recorded value), update (nu * value), gammas, loss (L_R on gammas), taylor (its
     quadratic at 0), loss_at_0, and for the log-loss the +-1 form: sum_r_pm (sum of
-    y/(1 + e^(yF))), sum_h_pm (sum |r|(1 - |r|)).
+    y/(1 + e^(yF))), sum_h_pm (sum |r|(1 - |r|)). newton_formula writes the step (with
+    K >= 3 classes it carries scikit-learn's (K - 1)/K factor).
     """
+    if trace.is_multiclass:
+        return _class_leaf_story(trace, m, node, n_points, k)
     inside = members(trace, m, node)
     F, y = trace.raw[m - 1][inside], trace.y[inside]
     r, h = trace.residual(m - 1)[inside], trace.hessian(m - 1)[inside]
@@ -59,7 +67,8 @@ def leaf_story(trace, m, node, n_points=201):
     story = dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
                  exact=exact, gap=exact - newton, value=value, update=trace.learning_rate * value,
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
-                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h)
+                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
+                 newton_formula="γ₁ = Σr / Σh")
     if losses.of(trace).pm_form:
         y_pm = 2.0 * y - 1.0
         r_pm = y_pm / (1.0 + np.exp(np.minimum(y_pm * F, 700.0)))
@@ -85,6 +94,42 @@ def forms(story) -> dict:
         out.update(sum_r_pm=a2, sum_h_pm=b2, beta=a2 / b2 if b2 else 0.0, gap_r=abs(a - a2),
                    gap_h=abs(b - b2))
     return out
+
+
+def _class_leaf_story(trace, m, node, n_points, k):
+    """leaf_story of tree (m, k) with K >= 3 classes: the step moves class k's score."""
+    K = trace.n_classes
+    inside = members(trace, m, node, k)
+    F, y = trace.raw[m - 1][inside], trace.y[inside]
+    r, h = trace.residual(m - 1)[inside][:, k], trace.hessian(m - 1)[inside][:, k]
+    sum_r, sum_h = float(r.sum()), float(h.sum())
+    newton = float(losses.multinomial_step(sum_r, sum_h, max(len(r), 1), K))
+    shift = np.zeros(K)
+    shift[k] = 1.0
+
+    def total(gamma):
+        return float(losses.multinomial_loss(y, F + gamma * shift)) * len(y)
+
+    exact = newton  # Newton's method on the leaf's own loss, from scikit-learn's step
+    for _ in range(50):
+        p = losses.softmax(F + exact * shift)[:, k]
+        grad, curv = float((p - (y == k)).sum()), float((p * (1 - p)).sum())
+        if curv < losses.HESSIAN_FLOOR:
+            break
+        exact -= grad / curv
+        if abs(grad / curv) <= 1e-12 * max(1.0, abs(exact)):
+            break
+    pure = bool((y == k).all() or (y != k).all())  # L_R falls for ever along e_k
+    value = float(trace.tree(m, k)["value"][node])
+    reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
+    gammas = np.linspace(-reach, reach, n_points)
+    loss_at_0 = total(0.0)
+    return dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
+                exact=exact, gap=exact - newton, value=value,
+                update=trace.learning_rate * value, gammas=gammas,
+                loss=np.array([total(g) for g in gammas]), loss_at_0=loss_at_0,
+                taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
+                newton_formula=f"γ₁ = {K - 1}/{K} · Σr / Σh")
 
 
 def _total_loss(code, y, F):

@@ -4,7 +4,8 @@ The browser steps through rounds on its own (``explorer/app/record.js``): from t
 as flat node arrays, f0 and nu it adds up F_m on the grid and at the points with the
 engine's own arithmetic (float64 adds tree after tree; float32 comparisons of
 float32(x) <= threshold; xgboost's float32 steps for second-order trees), so what it
-draws at round m is what the engine computed.
+draws at round m is what the engine computed. The Tree page's views also get each
+node's n, Σr, Σh, improvement and depth, and each round's subsample (``explorer/app/tree.js``).
 
 Layout: a little-endian uint32 n, n bytes of UTF-8 JSON (the scalars, and for each array
 its dtype, byte offset and length), then the arrays, each starting at a multiple of 8.
@@ -18,7 +19,7 @@ import numpy as np
 
 # dtype names as JavaScript's typed arrays call them
 _JS = {np.dtype("<f8"): "float64", np.dtype("<f4"): "float32", np.dtype("<i4"): "int32",
-       np.dtype("i1"): "int8"}
+       np.dtype("i1"): "int8", np.dtype("u1"): "uint8"}
 
 
 def encode(trace, grid, key: str = "") -> bytes:
@@ -36,10 +37,20 @@ def encode(trace, grid, key: str = "") -> bytes:
         "y": np.asarray(trace.y, dtype="<f8"),
         "xs": np.asarray(grid.xs, dtype="<f8"),
         "ys": np.asarray(grid.ys if grid.ys is not None else [0.0], dtype="<f8"),
+        # what the Tree page's views print per node (explorer/app/tree.js)
+        "count": nodes["n"].astype("<i4"),
+        "sum_r": nodes["sum_r"].astype("<f8"),
+        "sum_h": nodes["sum_h"].astype("<f8"),
+        "improvement": nodes["improvement"].astype("<f8"),
+        "depth": nodes["depth"].astype("i1" if nodes["depth"].max(initial=0) < 128 else "<i4"),
     }
+    if trace.in_bag is not None:  # each round's subsample, a bit a point (little-endian)
+        arrays["bag"] = np.packbits(np.asarray(trace.in_bag[:trace.n_rounds + 1], bool),
+                                    axis=1, bitorder="little").ravel()
     header = dict(key=key, f0=float(trace.f0), nu=float(trace.learning_rate), rounds=trace.n_rounds,
                   single=bool(trace.second_order), n=int(len(trace.y)),
-                  features=int(trace.X.shape[1]), line=grid.is_line, arrays={})
+                  features=int(trace.X.shape[1]), line=grid.is_line,
+                  classifier=bool(trace.is_classifier), arrays={})
     offset = 0
     for name, a in arrays.items():
         header["arrays"][name] = [_JS[a.dtype], offset, int(a.size)]

@@ -17,8 +17,9 @@ import numpy as np
 from .leaves import members
 
 
-def scan(trace, m, node, reg_lambda=None, gamma=None, min_samples_leaf=None):
-    """Gains of every candidate split at ``node`` of tree m, per feature.
+def scan(trace, m, node, reg_lambda=None, gamma=None, min_samples_leaf=None, k=0):
+    """Gains of every candidate split at ``node`` of tree m (of class k, whose residuals
+    y_k - p_k it fits, with K >= 3 classes), per feature.
 
     Returns a list with one dict per feature: thresholds, squared_error (reduction of
     the sum of squares), hessian (second-order gain), best (per rule, "squared_error"
@@ -31,10 +32,12 @@ def scan(trace, m, node, reg_lambda=None, gamma=None, min_samples_leaf=None):
     lam = params.get("reg_lambda", 1.0) if reg_lambda is None else reg_lambda
     gam = params.get("gamma", 0.0) if gamma is None else gamma
     msl = params["min_samples_leaf"] if min_samples_leaf is None else min_samples_leaf
-    inside = members(trace, m, node)
+    inside = members(trace, m, node, k)
     r, h = trace.residual(m - 1)[inside], trace.hessian(m - 1)[inside]
+    if trace.is_multiclass:
+        r, h = r[:, k], h[:, k]
     X32 = trace.X[inside].astype(np.float32)
-    tree = trace.tree(m)
+    tree = trace.tree(m, k)
     S, H, n = r.sum(), h.sum(), len(r)
     result = []
     for f in range(X32.shape[1]):

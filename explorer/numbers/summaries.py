@@ -23,6 +23,8 @@ def f0_summary(trace) -> dict:
     """
     if not trace.is_classifier:
         return regression_f0(trace)
+    if trace.is_multiclass:
+        return multiclass_f0(trace)
     y = trace.y
     n = int(len(y))
     n_pos = int(np.count_nonzero(y == 1.0))
@@ -39,6 +41,15 @@ def f0_summary(trace) -> dict:
                 p0=float(trace.link(np.array([trace.f0]))[0]))
 
 
+def multiclass_f0(trace) -> dict:
+    """f0 with K >= 3 classes. Keys: counts (per class), n, f0 (the engine's, per class),
+    p0 (softmax of f0: the class shares, clipped), classes (the labels as text)."""
+    counts = np.bincount(trace.y.astype(np.int64), minlength=trace.n_classes)
+    f0 = np.asarray(trace.f0, dtype=np.float64)
+    return dict(counts=[int(c) for c in counts], n=int(len(trace.y)), f0=f0.tolist(),
+                p0=trace.link(f0).tolist(), classes=[str(c) for c in trace.classes])
+
+
 def regression_f0(trace) -> dict:
     """f0 of squared error: the mean target. Keys: n, sum_y, mean (sum_y / n, recomputed),
     f0 (the engine's)."""
@@ -47,25 +58,31 @@ def regression_f0(trace) -> dict:
                 f0=float(trace.f0))
 
 
-def leaves_of(trace, m: int) -> np.ndarray:
-    """Node ids of the leaves of tree m, in node order."""
-    tree = trace.tree(m)
+def leaves_of(trace, m: int, k: int = 0) -> np.ndarray:
+    """Node ids of the leaves of tree m (of class k), in node order."""
+    tree = trace.tree(m, k)
     return np.flatnonzero(tree["left"] < 0)
 
 
-def resolve_leaf(trace, m: int, leaf: int, sample: int) -> tuple[int, bool]:
-    """The leaf of tree m to show: ``leaf`` if it is one, else the selected sample's leaf.
+def resolve_leaf(trace, m: int, leaf: int, sample: int, k: int = 0) -> tuple[int, bool]:
+    """The leaf of tree m (of class k) to show: ``leaf`` if it is one, else the selected
+    sample's leaf.
 
     Returns (node id, followed) where followed is True when the sample's leaf was used.
     """
-    tree = trace.tree(m)
+    tree = trace.tree(m, k)
     if 0 <= leaf < len(tree) and tree["left"][leaf] < 0:
         return int(leaf), False
     sample = min(max(int(sample), 0), len(trace.y) - 1)
-    return int(trace.leaf[m, sample]), True
+    return int(_leaves(trace, m, k)[sample]), True
 
 
-def leaf_summary(trace, m: int, node: int) -> dict:
+def _leaves(trace, m: int, k: int) -> np.ndarray:
+    """The leaf of every training point in tree m (of class k)."""
+    return trace.leaf[m, :, k] if trace.is_multiclass else trace.leaf[m]
+
+
+def leaf_summary(trace, m: int, node: int, k: int = 0) -> dict:
     """The numbers of the Newton step of one leaf: sum r / sum h = gamma, times nu.
 
     Keys: node, n, sum_r, sum_h, gamma (the engine's value), ratio (sum_r / sum_h as
@@ -73,11 +90,11 @@ def leaf_summary(trace, m: int, node: int) -> dict:
     and the engine took no step), depth, members (indices of the in-bag training
     samples in the leaf).
     """
-    tree = trace.tree(m)
+    tree = trace.tree(m, k)
     rec = tree[node]
     sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
     ratio = sum_r / sum_h if sum_h != 0 else 0.0
-    in_leaf = trace.leaf[m] == node
+    in_leaf = _leaves(trace, m, k) == node
     if trace.in_bag is not None:
         in_leaf &= trace.in_bag[m]
     floored = n > 0 and abs(sum_h / n) < losses.HESSIAN_FLOOR
@@ -97,32 +114,37 @@ def leaf_rule(trace) -> str:
     return str(params.get("leaf", "newton"))
 
 
-def leaf_formula(trace, m: int, node: int) -> dict:
+def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
     """The ratio that gives the leaf value, with its numbers, when the rule has one.
 
     Keys: rule (see leaf_rule), numerator, denominator (None for rules without a
-    closed form: exact, line search), value (the engine's), lam (second order).
+    closed form: exact, line search), value (the engine's), lam (second order),
+    factor ((K - 1)/K with K >= 3 classes' Newton leaves, else 1: value = factor *
+    numerator / denominator).
     The ratio is checked against the recorded value; a mismatch gives no formula.
     """
-    rec = trace.tree(m)[node]
+    rec = trace.tree(m, k)[node]
     sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
     value = float(rec["value"])
     rule = leaf_rule(trace)
     lam = float(trace.params.get("reg_lambda", 0.0)) if rule == "second_order" else 0.0
     den = {"newton": sum_h, "second_order": sum_h + lam, "mean": float(n)}.get(rule)
     numerator = sum_r if den is not None else None
+    K = trace.n_classes or 2
+    factor = (K - 1) / K if trace.is_multiclass and rule == "newton" else 1.0
     if den is not None:
-        ratio = sum_r / den if den != 0 else 0.0
+        ratio = factor * sum_r / den if den != 0 else 0.0
         tol = 1e-6 if rule == "second_order" else 1e-9  # xgboost leaves are float32
         if not math.isclose(ratio, value, rel_tol=tol, abs_tol=tol):
             numerator = den = None
     return dict(rule=rule, numerator=numerator, denominator=den, value=value, lam=lam,
-                n=n, sum_r=sum_r, sum_h=sum_h)
+                n=n, sum_r=sum_r, sum_h=sum_h, factor=factor)
 
 
-def node_table(trace, m: int, feature_names=("x1", "x2")) -> list[dict]:
-    """One row per node of tree m, for a table: split, n, sums, improvement, value."""
-    tree = trace.tree(m)
+def node_table(trace, m: int, feature_names=("x1", "x2"), k: int = 0) -> list[dict]:
+    """One row per node of tree m (of class k), for a table: split, n, sums, improvement,
+    value."""
+    tree = trace.tree(m, k)
     rows = []
     for k, rec in enumerate(tree):
         is_leaf = rec["left"] < 0
@@ -148,8 +170,11 @@ def ledger(trace, i: int) -> dict:
     round; leaf (node id in tree m, -1 at round 0); in_bag (None without subsampling);
     residual (r fitted by tree m, that is r at F_(m-1); NaN-free: 0 at round 0);
     gamma (its leaf's value; 0 at round 0); update (nu * gamma); F (F_m); p (p_m; None
-    for a regression).
+    for a regression). With K >= 3 classes leaf, residual, gamma, update, F and p have a
+    last axis of K classes: (M + 1, K), the sample in each of the round's K trees.
     """
+    if trace.is_multiclass:
+        return _class_ledger(trace, i)
     M = trace.n_rounds
     rounds = np.arange(M + 1)
     leaf = np.asarray(trace.leaf[:, i], dtype=np.int64).copy()
@@ -166,6 +191,25 @@ def ledger(trace, i: int) -> dict:
                 update=trace.learning_rate * gamma, F=F,
                 p=trace.link(F) if trace.is_classifier else None,
                 y=float(trace.y[i]), x=np.asarray(trace.X[i], dtype=np.float64))
+
+
+def _class_ledger(trace, i: int) -> dict:
+    """ledger() with K >= 3 classes: one column per class."""
+    M, K = trace.n_rounds, trace.n_classes
+    leaf = np.asarray(trace.leaf[:, i, :], dtype=np.int64).copy()
+    leaf[0] = -1
+    gamma = np.zeros((M + 1, K))
+    for k in range(K):  # tree (m, k) is nodes[offsets[k, m - 1]:offsets[k, m]]
+        gamma[1:, k] = trace.nodes["value"][np.asarray(trace.offsets[k, :M], dtype=np.int64)
+                                            + leaf[1:, k]]
+    r = trace.sample_residuals(i)
+    fitted = np.zeros((M + 1, K))
+    fitted[1:] = r[:-1]
+    F = np.asarray(trace.raw[:, i, :], dtype=np.float64)
+    in_bag = None if trace.in_bag is None else np.asarray(trace.in_bag[:, i], dtype=bool)
+    return dict(round=np.arange(M + 1), leaf=leaf, in_bag=in_bag, residual=fitted, gamma=gamma,
+                update=trace.learning_rate * gamma, F=F, p=trace.link(F), y=float(trace.y[i]),
+                x=np.asarray(trace.X[i], dtype=np.float64))
 
 
 def round_metrics(trace, m: int) -> dict:

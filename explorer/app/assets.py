@@ -1,0 +1,82 @@
+"""What the browser loads besides Streamlit: plotly.js (the copy in the plotly package),
+record.js and tree.js, and the components' scripts (.js files beside this one).
+
+Light on purpose: app.py imports it before the engine, so that plotly.js, a few
+megabytes for the browser to parse, starts loading while the server is still importing
+and fitting.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import streamlit as st
+
+_HERE = Path(__file__).parent
+ICON = _HERE / "icon.svg"  # the browser tab's icon
+_STATIC = _HERE.parents[1] / "static"  # served by Streamlit (config.toml)
+
+
+def _static_url(source: Path, name: str) -> str | None:
+    """Copy ``source`` into the app's static folder as ``name`` (once, atomically); its
+    URL, or None when static serving is off (then st.plotly_chart is used)."""
+    if not st.get_option("server.enableStaticServing"):
+        return None
+    target = _STATIC / name
+    try:
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
+            _STATIC.mkdir(exist_ok=True)
+            ignore = _STATIC / ".gitignore"  # copies made at run time: keep them out of git
+            if not ignore.exists():
+                ignore.write_text("# made by explorer/app/assets.py at run time\n*\n")
+            partial = _STATIC / f".{name}.{os.getpid()}.part"
+            shutil.copyfile(source, partial)
+            os.replace(partial, target)
+    except OSError:
+        return None
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return "/" + (base + "/" if base else "") + "app/static/" + name
+
+
+@st.cache_resource(show_spinner=False)
+def plotly_url() -> str | None:
+    """plotly.js, from the plotly package."""
+    import plotly
+    from plotly.offline import get_plotlyjs_version
+    return _static_url(Path(plotly.__file__).parent / "package_data" / "plotly.min.js",
+                       f"plotly-{get_plotlyjs_version()}.min.js")
+
+
+@st.cache_resource(show_spinner=False)
+def record_module_url(name: str = "record") -> str | None:
+    """record.js (or another module beside it: tree.js), named by its content so that a
+    browser never keeps an old copy."""
+    source = _HERE / f"{name}.js"
+    digest = hashlib.sha1(source.read_bytes()).hexdigest()[:10]
+    return _static_url(source, f"{name}-{digest}.js")
+
+
+@functools.cache
+def registered(name: str, script: str, styled: bool = False):
+    """A component whose code is ``script`` (a .js file beside this one, with its .css
+    when ``styled``), registered once per process."""
+    path = _HERE / script
+    css = path.with_suffix(".css").read_text(encoding="utf-8") if styled else None
+    return st.components.v2.component(name, js=path.read_text(encoding="utf-8"), css=css,
+                                      isolate_styles=False)
+
+
+def chart_component():
+    return registered("explorer_chart", "component.js")
+
+
+def preload() -> None:
+    """Start loading plotly.js in the browser (from the sidebar, drawn first)."""
+    url = plotly_url()
+    if url is not None:
+        with st.sidebar:
+            chart_component()(key="plotly_preload", data={"preload": url}, height=1)
