@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 
-
 from explorer.numbers import warmup
 from explorer.numbers.warmup import Background, Part
 from explorer.process import ROOT
