@@ -27,8 +27,8 @@ from numba import njit
 from . import losses, multiclass, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first, leaves_of,
-                   presort, reciprocals, restrict_order, sorted_values)
+from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first,
+                   leaf_members, leaves_of, presort, reciprocals, restrict_order, sorted_values)
 from .tree import sum_up as _sum_up
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -429,28 +429,14 @@ def _set_leaves(tree, leaf_of, in_bag, code, y, raw, r, h, buffer, members, rule
     """
     n_nodes = tree.shape[0]
     ones = np.ones_like(raw)
-    start = np.zeros(n_nodes + 1, dtype=np.int64)
-    for i in range(leaf_of.shape[0]):
-        if in_bag[i]:
-            start[leaf_of[i] + 1] += 1
-    for j in range(n_nodes):
-        start[j + 1] += start[j]
-    fill = start[:-1].copy()
-    for i in range(leaf_of.shape[0]):
-        if in_bag[i]:
-            members[fill[leaf_of[i]]] = i
-            fill[leaf_of[i]] += 1
+    start = leaf_members(leaf_of, in_bag, n_nodes, members)
     for j in range(n_nodes):
         count = start[j + 1] - start[j]
         if tree[j]["left"] != LEAF or count == 0:
             continue
         mine = members[start[j]:start[j + 1]]
-        for q in range(count):
-            buffer[q] = r[mine[q]]
-        sum_r = losses.pairwise_sum(buffer, count)
-        for q in range(count):
-            buffer[q] = h[mine[q]]
-        sum_h = losses.pairwise_sum(buffer, count)
+        sum_r = losses.gathered_sum(r, mine, buffer)
+        sum_h = losses.gathered_sum(h, mine, buffer)
         node = tree[j]
         if code != SQUARED_ERROR:
             node["sum_r"] = sum_r

@@ -141,6 +141,14 @@ def pairwise_sum(a, n):
 
 
 @njit(cache=True, nogil=True)
+def gathered_sum(values, index, buffer):
+    """pairwise_sum of values[index], gathered into buffer first (numpy sums a copy)."""
+    for q in range(index.shape[0]):
+        buffer[q] = values[index[q]]
+    return pairwise_sum(buffer, index.shape[0])
+
+
+@njit(cache=True, nogil=True)
 def newton_step(sum_r, sum_h, n):
     """Leaf value mean(r) / mean(h): one Newton step on the leaf's own loss.
 

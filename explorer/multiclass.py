@@ -28,8 +28,8 @@ from numba import njit
 from . import losses, second_order
 from .data import MAX_CLASSES  # noqa: F401  (fit's limit on K, shared with the uploads)
 from .trace import step
-from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaves_of, restrict_order,
-                   sorted_values, sum_up)
+from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaf_members,
+                   leaves_of, restrict_order, sorted_values, sum_up)
 
 
 @njit(cache=True, nogil=True)
@@ -115,28 +115,14 @@ def _set_leaves(tree, leaf_of, in_bag, r, h, n_classes, buffer, members):
     """Each leaf's (K - 1)/K Newton value from its in-bag samples, taken in ascending index
     order and summed pairwise as numpy sums them for scikit-learn."""
     n_nodes = tree.shape[0]
-    start = np.zeros(n_nodes + 1, dtype=np.int64)
-    for i in range(leaf_of.shape[0]):
-        if in_bag[i]:
-            start[leaf_of[i] + 1] += 1
-    for j in range(n_nodes):
-        start[j + 1] += start[j]
-    fill = start[:-1].copy()
-    for i in range(leaf_of.shape[0]):
-        if in_bag[i]:
-            members[fill[leaf_of[i]]] = i
-            fill[leaf_of[i]] += 1
+    start = leaf_members(leaf_of, in_bag, n_nodes, members)
     for j in range(n_nodes):
         count = start[j + 1] - start[j]
         if tree[j]["left"] != LEAF or count == 0:
             continue
         mine = members[start[j]:start[j + 1]]
-        for q in range(count):
-            buffer[q] = r[mine[q]]
-        sum_r = losses.pairwise_sum(buffer, count)
-        for q in range(count):
-            buffer[q] = h[mine[q]]
-        sum_h = losses.pairwise_sum(buffer, count)
+        sum_r = losses.gathered_sum(r, mine, buffer)
+        sum_h = losses.gathered_sum(h, mine, buffer)
         tree[j]["sum_r"] = sum_r
         tree[j]["sum_h"] = sum_h
         tree[j]["value"] = losses.multinomial_step(sum_r, sum_h, count, n_classes)

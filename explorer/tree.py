@@ -805,3 +805,22 @@ def sum_up(tree):
         if tree[j]["left"] != LEAF:
             tree[j]["sum_r"] = tree[tree[j]["left"]]["sum_r"] + tree[tree[j]["right"]]["sum_r"]
             tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]
+
+
+@njit(cache=True, nogil=True)
+def leaf_members(leaf_of, in_bag, n_nodes, members):
+    """The in-bag samples grouped by the node they fall in, each group in ascending index
+    order (the order numpy sums them in for scikit-learn): node j's are
+    members[start[j]:start[j + 1]]. Returns start."""
+    start = np.zeros(n_nodes + 1, dtype=np.int64)
+    for i in range(leaf_of.shape[0]):
+        if in_bag[i]:
+            start[leaf_of[i] + 1] += 1
+    for j in range(n_nodes):
+        start[j + 1] += start[j]
+    fill = start[:-1].copy()
+    for i in range(leaf_of.shape[0]):
+        if in_bag[i]:
+            members[fill[leaf_of[i]]] = i
+            fill[leaf_of[i]] += 1
+    return start
