@@ -117,6 +117,16 @@ def settled(page, sent: list) -> None:
     page.wait_for_timeout(250)  # the browser draws the server's figures
 
 
+def first_chart(browser, server):
+    """A new page at / until its first chart is drawn: (the page, seconds since the server
+    process started)."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(300_000)
+    page.goto(server.url + "/")
+    page.wait_for_function(f"{CHARTS_DRAWN} >= 1", polling="raf")
+    return page, time.perf_counter() - server.started
+
+
 def warm_numba_cache() -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "explorer", "warmup"], cwd=ROOT, check=True,
@@ -137,11 +147,7 @@ def cold_numbers() -> dict:
         log = Path(tempfile.mkdtemp()) / "streamlit.log"
         server = start_server(log, env={"NUMBA_CACHE_DIR": cache})
         try:
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.set_default_timeout(300_000)
-            page.goto(server.url + "/")
-            page.wait_for_function(f"{CHARTS_DRAWN} >= 1", polling="raf")
-            out["first_chart_s"] = time.perf_counter() - server.started
+            page, out["first_chart_s"] = first_chart(browser, server)
             out["message"] = page.get_by_text("Compiling the").first.inner_text()
             while f"compiled part {n} of {n} " not in log.read_text():
                 time.sleep(0.1)
@@ -178,11 +184,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
         log = Path(tempfile.mkdtemp()) / "streamlit.log"
         server = start_server(log)
         try:
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.set_default_timeout(300_000)
-            page.goto(server.url + "/")
-            page.wait_for_function(f"{CHARTS_DRAWN} >= 1", polling="raf")
-            out["first_chart_s"] = time.perf_counter() - server.started
+            page, out["first_chart_s"] = first_chart(browser, server)
             page.close()
             for name in pages:
                 page = browser.new_page(viewport={"width": 1600, "height": 1000})
