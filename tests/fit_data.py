@@ -40,6 +40,23 @@ Y_OK = np.array([0, 1] * 10)
 MOONS_300 = make_moons(300, noise=0.3, random_state=0)
 
 
+def sklearn_options(options: dict) -> dict:
+    """Our fit options as scikit-learn's GradientBoosting* keywords (max_leaves is its
+    max_leaf_nodes)."""
+    theirs = dict(options)
+    if "max_leaves" in theirs:
+        theirs["max_leaf_nodes"] = theirs.pop("max_leaves")
+    return theirs
+
+
+def assert_same_splits(theirs, ours):
+    """A scikit-learn tree (``est.tree_``) and ours split the same nodes the same way."""
+    assert np.array_equal(theirs.children_left, ours["left"])
+    assert np.array_equal(theirs.feature, ours["feature"])
+    assert np.array_equal(theirs.threshold, ours["threshold"])
+    assert np.array_equal(theirs.n_node_samples, ours["n"])
+
+
 def staged(model, X):
     """A scikit-learn model's raw scores at every round, as rows."""
     stages = model.staged_decision_function(X) if hasattr(model, "staged_decision_function") \

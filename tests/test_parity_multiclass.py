@@ -13,7 +13,7 @@ from sklearn.ensemble import GradientBoostingClassifier
 
 import explorer
 from explorer.numbers.grid import make_grid
-from fit_data import beyond
+from fit_data import assert_same_splits, beyond, sklearn_options
 
 ROUNDS = 12
 
@@ -60,9 +60,7 @@ def _same_model(trace, model, X):
     for m, trees in enumerate(model.estimators_, start=1):
         for k, est in enumerate(trees):
             ours = trace.tree(m, k)
-            assert np.array_equal(est.tree_.children_left, ours["left"])
-            assert np.array_equal(est.tree_.feature, ours["feature"])
-            assert np.array_equal(est.tree_.threshold, ours["threshold"])
+            assert_same_splits(est.tree_, ours)
             assert np.array_equal(est.tree_.value[:, 0, 0][ours["left"] < 0],
                                   ours["value"][ours["left"] < 0])
             assert np.array_equal(est.apply(X.astype(np.float32)), trace.leaf[m, :, k])
@@ -85,9 +83,7 @@ def test_multiclass_parity(name):
 @pytest.mark.parametrize("name", ["ties", "strings"])
 def test_multiclass_parity_by_option(name, options):
     X, y = DATA[name]
-    theirs = dict(options)
-    if "max_leaves" in theirs:
-        theirs["max_leaf_nodes"] = theirs.pop("max_leaves")
+    theirs = sklearn_options(options)
     trace = explorer.fit(X, y, n_rounds=ROUNDS, random_state=11, **options)
     model = GradientBoostingClassifier(n_estimators=ROUNDS, random_state=11, **theirs)
     _same_model(trace, model.fit(X, y), X)

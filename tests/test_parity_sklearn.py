@@ -9,7 +9,7 @@ import pytest
 from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
 
 import explorer
-from fit_data import DATA, beyond, staged
+from fit_data import DATA, assert_same_splits, beyond, sklearn_options, staged
 
 TOL = 1e-9
 ROUNDS = 25
@@ -23,10 +23,7 @@ def _assert_same_model(trace, model, X):
     assert np.abs(trace.staged_decision_function(G)[1:] - staged(model, G)).max() <= TOL
     for m, (est,) in enumerate(model.estimators_, start=1):
         theirs, ours = est.tree_, trace.tree(m)
-        assert np.array_equal(theirs.children_left, ours["left"])
-        assert np.array_equal(theirs.feature, ours["feature"])
-        assert np.array_equal(theirs.threshold, ours["threshold"])
-        assert np.array_equal(theirs.n_node_samples, ours["n"])
+        assert_same_splits(theirs, ours)
         assert np.abs(theirs.value[:, 0, 0] - ours["value"]).max() <= TOL
         assert np.abs(theirs.impurity - ours["impurity"]).max() <= TOL
         assert np.array_equal(est.apply(X.astype(np.float32)), trace.leaf[m])
@@ -56,9 +53,7 @@ def test_classifier_parity_by_depth(name, depth):
 def test_classifier_parity_by_option(name, options):
     X, y = DATA[name]
     ours = dict(options)
-    theirs = dict(options)
-    if "max_leaves" in theirs:
-        theirs["max_leaf_nodes"] = theirs.pop("max_leaves")
+    theirs = sklearn_options(options)
     trace = explorer.fit(X, y, n_rounds=ROUNDS, random_state=3, **ours)
     model = GradientBoostingClassifier(n_estimators=ROUNDS, random_state=3, **theirs)
     _assert_same_model(trace, model.fit(X, y), X)
@@ -69,9 +64,7 @@ def test_classifier_parity_by_option(name, options):
 def test_regressor_parity(name, options):
     X, _ = DATA[name]
     y = np.sin(2 * X[:, 0]) + 0.3 * X[:, 1] + np.random.RandomState(0).normal(0, 0.2, len(X))
-    theirs = dict(options)
-    if "max_leaves" in theirs:
-        theirs["max_leaf_nodes"] = theirs.pop("max_leaves")
+    theirs = sklearn_options(options)
     trace = explorer.fit(X, y, loss="squared_error", n_rounds=ROUNDS, random_state=5, **options)
     model = GradientBoostingRegressor(n_estimators=ROUNDS, random_state=5, **theirs)
     _assert_same_model(trace, model.fit(X, y), X)
@@ -101,7 +94,6 @@ def test_grid_predictions_equal_pointwise_ones_and_scikit_learns(options):
     # the app's float32 grid: the same numbers, each rounded once
     assert np.array_equal(trace.staged_decision_grid(xs, ys, dtype=np.float32),
                           grid.astype(np.float32))
-    theirs = dict(options, max_leaf_nodes=options.get("max_leaves"))
-    theirs.pop("max_leaves", None)
+    theirs = sklearn_options(options)
     model = GradientBoostingClassifier(n_estimators=20, random_state=0, **theirs).fit(X, y)
     assert np.abs(grid.reshape(21, -1)[1:] - staged(model, points)).max() <= TOL

@@ -12,7 +12,7 @@ from sklearn.datasets import make_moons
 from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
 
 import explorer
-from fit_data import beyond, staged
+from fit_data import assert_same_splits, beyond, sklearn_options, staged
 
 
 def _assert_identical(trace, model, X):
@@ -21,10 +21,7 @@ def _assert_identical(trace, model, X):
     assert np.array_equal(trace.staged_decision_function(G)[1:], staged(model, G))
     for m, (est,) in enumerate(model.estimators_, start=1):
         theirs, ours = est.tree_, trace.tree(m)
-        assert np.array_equal(theirs.children_left, ours["left"])
-        assert np.array_equal(theirs.feature, ours["feature"])
-        assert np.array_equal(theirs.threshold, ours["threshold"])
-        assert np.array_equal(theirs.n_node_samples, ours["n"])
+        assert_same_splits(theirs, ours)
         assert np.array_equal(theirs.impurity, ours["impurity"])
 
 
@@ -67,9 +64,7 @@ CASES = {
 ])
 def test_classifier_is_bit_identical_on_tied_data(name, options):
     X, y = CASES[name]
-    theirs = dict(options)
-    if "max_leaves" in theirs:
-        theirs["max_leaf_nodes"] = theirs.pop("max_leaves")
+    theirs = sklearn_options(options)
     trace = explorer.fit(X, y, n_rounds=30, random_state=11, **options)
     model = GradientBoostingClassifier(n_estimators=30, random_state=11, **theirs).fit(X, y)
     _assert_identical(trace, model, X)
