@@ -28,7 +28,8 @@ from . import losses, multiclass, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
 from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first,
-                   leaf_members, leaves_of, presort, reciprocals, restrict_order, sorted_values)
+                   leaf_members, leaves_of, presort, reciprocals, restart, restrict_order,
+                   workspace)
 from .tree import sum_up as _sum_up
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -360,16 +361,8 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     buffer = np.empty(n)
     members = np.empty(n, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
-    vals = sorted_values(X, order)
-    side = np.empty(n, dtype=np.bool_)
-    # the root's first sorts repeat every round when every sample is in the bag
-    d = X.shape[1]
-    memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
-    memo_ready = np.zeros(memo.shape[0], dtype=np.bool_)
-    # without bagging, every tree starts from the same arrays, refilled in place
-    all_samples = np.empty(0 if bagging else n, dtype=np.int64)
-    all_order = np.empty((d, 0 if bagging else n), dtype=np.int64)
-    all_vals = np.empty((d, 0 if bagging else n), dtype=np.float32)
+    vals, side, memo, memo_ready, all_samples, all_order, all_vals = workspace(X, order,
+                                                                              bagging)
     k = np.int64(0)  # typed: a literal would compile the tree growers once more
     single = np.bool_(False)  # typed too: a literal would compile step once more
     for m in range(1, n_rounds + 1):
@@ -379,11 +372,7 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
             samples = np.flatnonzero(in_bag[m])
             tree_order, tree_vals = restrict_order(order, vals, in_bag[m])
         else:
-            for i in range(n):
-                all_samples[i] = i
-            for f in range(d):
-                copy_into(all_order[f], order[f])
-                copy_into(all_vals[f], vals[f])
+            restart(order, vals, all_samples, all_order, all_vals)
             samples, tree_order, tree_vals = all_samples, all_order, all_vals
         rng[0] = seeds[m - 1]
         k0 = k

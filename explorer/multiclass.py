@@ -29,7 +29,7 @@ from . import losses, second_order
 from .data import MAX_CLASSES  # noqa: F401  (fit's limit on K, shared with the uploads)
 from .trace import step
 from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaf_members,
-                   leaves_of, restrict_order, sorted_values, sum_up)
+                   leaves_of, restart, restrict_order, sum_up, workspace)
 
 
 @njit(cache=True, nogil=True)
@@ -55,15 +55,8 @@ def boost(X, y, n_classes, f0, learning_rate, max_depth, max_leaves, min_samples
     buffer = np.empty(n)
     members = np.empty(n, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
-    vals = sorted_values(X, order)
-    side = np.empty(n, dtype=np.bool_)
-    d = X.shape[1]
-    # the root's first sorts depend on X alone: without bagging every tree reuses them
-    memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
-    memo_ready = np.zeros(memo.shape[0], dtype=np.bool_)
-    all_samples = np.empty(0 if bagging else n, dtype=np.int64)
-    all_order = np.empty((d, 0 if bagging else n), dtype=np.int64)
-    all_vals = np.empty((d, 0 if bagging else n), dtype=np.float32)
+    vals, side, memo, memo_ready, all_samples, all_order, all_vals = workspace(X, order,
+                                                                              bagging)
     bag_samples, bag_order, bag_vals = all_samples, all_order, all_vals
     t = np.int64(0)  # typed: a literal would compile the tree growers once more
     for m in range(1, n_rounds + 1):
@@ -76,10 +69,7 @@ def boost(X, y, n_classes, f0, learning_rate, max_depth, max_leaves, min_samples
                 samples = bag_samples.copy()
                 tree_order, tree_vals = bag_order.copy(), bag_vals.copy()
             else:
-                for i in range(n):
-                    all_samples[i] = i
-                all_order[:] = order
-                all_vals[:] = vals
+                restart(order, vals, all_samples, all_order, all_vals)
                 samples, tree_order, tree_vals = all_samples, all_order, all_vals
             rng[0] = seeds[m - 1, k]
             t0 = t

@@ -228,6 +228,32 @@ def copy_into(dst, src):
         dst[p] = src[p]
 
 
+@njit(cache=True, nogil=True)
+def workspace(X, order, bagging):
+    """What the growers share across a fit's trees: each feature's values in sorted order,
+    a side mask, the memo of the root's first sorts (they repeat at every tree when every
+    sample is in the bag), and without bagging the arrays each tree starts from (see
+    :func:`restart`)."""
+    n, d = X.shape
+    memo = np.empty(((d + 1) * d if not bagging and d <= 4 else 0, n), dtype=np.int64)
+    return (sorted_values(X, order), np.empty(n, dtype=np.bool_), memo,
+            np.zeros(memo.shape[0], dtype=np.bool_),
+            np.empty(0 if bagging else n, dtype=np.int64),
+            np.empty((d, 0 if bagging else n), dtype=np.int64),
+            np.empty((d, 0 if bagging else n), dtype=np.float32))
+
+
+@njit(cache=True, nogil=True)
+def restart(order, vals, all_samples, all_order, all_vals):
+    """Refill a tree's starting arrays without bagging: every sample, each feature sorted
+    (the growers reorder them in place)."""
+    for i in range(all_samples.shape[0]):
+        all_samples[i] = i
+    for f in range(order.shape[0]):
+        copy_into(all_order[f], order[f])
+        copy_into(all_vals[f], vals[f])
+
+
 # --- one node: sums, impurity and the best split -----------------------------
 
 
