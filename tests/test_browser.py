@@ -646,3 +646,47 @@ def test_the_round_bar_is_named_for_what_it_does(app_server, browser, path):
     wait_ready(page, 1)
     no_exception(page)
     page.close()
+
+
+# round m's markers and rules, as plotly.js holds them; and whether the chart's traces were
+# recomputed (plotly.js makes a new calcdata when it does)
+MARKS = """key => {
+    const gd = [...document.querySelectorAll('.explorer-chart')]
+        .find(g => g.layout.meta && g.layout.meta.step && g.layout.meta.step.kind === 'marks');
+    const same = gd.__calcdata === gd.calcdata;
+    gd.__calcdata = gd.calcdata;
+    return JSON.stringify({same, title: gd._fullLayout.title.text,
+        shapes: gd._fullLayout.shapes.map(s => [s.type, s.x0, s.x1, s.xanchor, s.yanchor,
+                                                s.xref, s.yref])});
+}"""
+
+
+@pytest.mark.parametrize("path", ["/curves?round=4&n=600", "/sample?round=4&n=600&sample=7"])
+def test_a_rounds_markers_move_in_the_browser_as_the_server_draws_them(app_server, browser,
+                                                                       path):
+    """The loss curves' and a sample's markers (and the round's rule) follow the round in
+    the browser by a layout change alone: plotly.js recomputes none of the chart's traces.
+    They land where the server's figure of that round puts them."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    sent = frames_sent(page)
+    page.goto(app_server.url + path)
+    wait_ready(page, 1)
+    page.wait_for_timeout(1500)
+    wait_ready(page)
+    page.evaluate(MARKS)  # remember the traces' computed data
+    for m in (5, 6):
+        before = len(sent)
+        page.keyboard.press("PageDown")
+        titles_at_round(page, m)
+        mine = json.loads(page.evaluate(MARKS))
+        assert len(sent) == before, "a step went to the server"
+        assert mine["same"], "the step recomputed the chart's traces"
+        circles = [s for s in mine["shapes"] if s[0] == "circle"]
+        assert circles and all(s[3] == m for s in circles)
+        wait_sent(page, sent, before + 1)  # at rest: the server's figure of round m
+        titles_at_round(page, m)
+        server = json.loads(page.evaluate(MARKS))
+        assert mine["shapes"] == server["shapes"] and mine["title"] == server["title"]
+        page.evaluate(MARKS)
+    no_exception(page)
+    page.close()

@@ -15,9 +15,12 @@ def test_curves_mark_the_round_and_carry_rounds(moons_fit):
     assert {t.name for t in lines} == {"train", "validation"}
     np.testing.assert_allclose(lines[0].y, tr.train_loss)
     assert list(lines[0].customdata) == list(range(tr.n_rounds + 1))
-    marks = [t for t in fig.data if t.mode == "markers"]
-    assert all(list(t.x) == [m] for t in marks)
-    assert all(s.x0 == m for s in fig.layout.shapes)
+    assert all(t.mode == "lines+markers" for t in fig.data)  # round m's markers are shapes
+    rules = [s for s in fig.layout.shapes if s.type == "line"]
+    marks = [s for s in fig.layout.shapes if s.type == "circle"]
+    assert [s.x0 for s in rules] == [m, m]  # one per panel: loss, accuracy
+    assert [(s.xanchor, s.yanchor, s.yref) for s in marks] == [
+        (m, line.y[m], line.yaxis) for line in fig.data]
 
 
 def test_tree_diagram_shows_split_n_sums_improvement_and_values(moons_fit):

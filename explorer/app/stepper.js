@@ -123,13 +123,15 @@ const FOLLOW = {
     return [[{ x: [bx], y: [by] }, [0]],
             [{ "marker.color": [r], "marker.size": [size], customdata: [custom] }, [1]]];
   },
-  marks(gd, record, m, meta) {  // a line's marker at round m, and the round's rule
-    const markers = meta.markers.map(([k]) => k);
-    const at = meta.markers.map(() => [m]);
-    const ys = meta.markers.map(([, line]) => [gd.data[line].y[m]]);
+  // a line's marker at round m, and the round's rule: shapes only, so that plotly.js
+  // redraws them and not the chart's traces (figures.theme.round_marker)
+  marks(gd, record, m, meta) {
     const shapes = (gd.layout.shapes || []).map(
       (s, j) => (meta.shapes.includes(j) ? { ...s, x0: m, x1: m } : s));
-    return [[{ x: at, y: ys }, markers], null, null, null, { shapes }];
+    for (const [k, line] of meta.markers) {
+      shapes[k] = { ...shapes[k], xanchor: m, yanchor: gd.data[line].y[m] };
+    }
+    return [null, null, null, null, { shapes }];
   },
 };
 
@@ -241,8 +243,12 @@ function bar(component) {
     s.slider.value = String(m);
     s.label.textContent = `Round ${m} / ${M}`;
     root.dataset.round = String(m);
+  };
+  // the link names the round on screen; written once it is drawn (replaceState takes a
+  // few milliseconds here: not in the step's way)
+  const link = () => {
     const url = new URL(window.location.href);
-    if (m === 0) url.searchParams.delete("round"); else url.searchParams.set("round", m);
+    if (s.m === 0) url.searchParams.delete("round"); else url.searchParams.set("round", s.m);
     window.history.replaceState(window.history.state, "", url);
   };
   const playing = (on) => {
@@ -256,6 +262,7 @@ function bar(component) {
           if (s.m + 1 > s.M) { s.playing(false); s.settle(); break; }
           s.show(s.m + 1);
           await follow(s.m, s.M);
+          s.link();
           const rest = Math.max(0, PLAY_MS - (performance.now() - start));
           await new Promise((r) => setTimeout(r, rest));
         }
@@ -280,10 +287,10 @@ function bar(component) {
     if (m === s.m) return;
     show(m);
     clearTimeout(s.idle);  // the pause is counted from the end of the drawing
-    follow(m, s.M).then(settle);
+    follow(m, s.M).then(() => { link(); settle(); });
   };
   // the handlers below are bound once: they reach this render's functions through s
-  Object.assign(s, { go, show, playing, settle });
+  Object.assign(s, { go, show, link, playing, settle });
   if (!root.__bound) {
     root.__bound = true;
     root.addEventListener("click", (event) => {
@@ -318,6 +325,7 @@ function bar(component) {
   // set it): the first round, a click on a curve, a settings change that clamps it.
   if (s.m === undefined || data.seq < 0 || data.seq > (s.seq || 0)) {
     show(data.round);
+    link();
     follow(data.round, M);
   }
 }

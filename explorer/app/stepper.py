@@ -159,10 +159,12 @@ def follows(ctx, kind: str, title=None, **selection) -> dict | None:
     if kind == "residuals":  # "no tree follows" the last round
         M = tr.n_rounds
         spec["title_last"] = title(tr, M).replace(f"round {M}:", "round {m}:")
-    if kind == "curves":  # each round's marker follows the line before it
-        series = 2 if loss.is_classifier else 1
-        spec.update(markers=[[2 * k + 1, 2 * k] for k in range(series * (
-            2 if tr.X_valid is not None else 1))], shapes=list(range(series)))
+    # [a marker's shape, the line it sits on], and the round's rules (figures.curves and
+    # sample_trajectory: rules, then markers)
+    if kind == "curves":  # a rule per panel, then a marker per line
+        panels = 2 if loss.is_classifier else 1
+        lines = panels * (2 if tr.X_valid is not None else 1)
+        spec.update(markers=[[panels + k, k] for k in range(lines)], shapes=list(range(panels)))
     if kind == "trajectory":  # F's and p's markers, the round's rule
         spec.update(markers=[[2, 0], [3, 1]], shapes=[0])
     return spec

@@ -15,7 +15,7 @@ from ..numbers import summaries
 from ..text import no_tree
 from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
-                    empty_figure, esc, finite, make_figure, num, signed)
+                    empty_figure, esc, finite, make_figure, num, round_marker, signed)
 
 # --- 5. loss and accuracy against rounds ---------------------------------------------
 
@@ -26,7 +26,8 @@ def curves_title(trace, m: int) -> str:
 
 
 def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
-    """View 5: train (and validation) loss and accuracy per round, round m marked.
+    """View 5: train (and validation) loss and accuracy per round, round m marked (a rule
+    per panel, then a marker per line: the shapes, in this order).
 
     Every point carries its round in ``customdata``, so a click can move to it.
     """
@@ -36,7 +37,7 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
               ("2", "train", trace.train_accuracy, TRAIN_COLOR, "solid"),
               ("2", "validation", trace.valid_accuracy, VALID_COLOR, "dash")]
     marker_size = 5 if len(rounds) <= 150 else 3
-    data = []
+    data, marks = [], []
     for suffix, name, values, color, dash in series:
         if values is None:
             continue
@@ -46,17 +47,13 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
             showlegend=suffix == "", customdata=rounds, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
             line=dict(color=color, width=2.5, dash=dash), marker=dict(size=marker_size),
             hovertemplate="round %{x}: %{y:.4f}<extra>" + name + "</extra>"))
-        data.append(dict(
-            type="scatter", x=[m], y=[v[m]], mode="markers", showlegend=False,
-            legendgroup=name, customdata=[m], xaxis=f"x{suffix}", yaxis=f"y{suffix}",
-            marker=dict(size=14, color=color, line=dict(color="white", width=2)),
-            hovertemplate=f"round {m}: %{{y:.4f}}<extra>{name}</extra>"))
+        marks.append(round_marker(m, v[m], color, xref=f"x{suffix}", yref=f"y{suffix}"))
     xrange = [-0.5, trace.n_rounds + 0.5]
     # a regression has no accuracy: its loss takes the whole width
     panels = ("", "2") if trace.is_classifier else ("",)
     loss_name = losses.of(trace).title
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref=f"x{s}", yref=f"y{s} domain",
-                   line=dict(color=ORANGE, width=2)) for s in panels]
+                   line=dict(color=ORANGE, width=2)) for s in panels] + marks
     width = 0.45 if trace.is_classifier else 1.0
     notes = [dict(text=t, x=x, y=1.0, xref="paper", yref="paper", xanchor="center",
                   yanchor="bottom", showarrow=False, font=dict(size=17))
@@ -193,7 +190,8 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
 def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, height: int = 380,
                       uirevision=None, classes=None) -> go.Figure:
     """View 8 (chart part): F_m and p_m of sample i against rounds, round m marked (every
-    class's F_k and p_k with K >= 3 classes)."""
+    class's F_k and p_k with K >= 3 classes): the shapes are round m's rule, p = 0.5's
+    line, then F's and p's markers."""
     L = ledger if ledger is not None else summaries.ledger(trace, i)
     if trace.is_multiclass:
         return class_trajectory(trace, i, m, L, height=height, uirevision=uirevision,
@@ -210,16 +208,14 @@ def sample_trajectory(trace, i: int, m: int, *, ledger: dict | None = None, heig
         dict(type="scatter", x=rounds, y=p, mode="lines", name="p<sub>m</sub> (right axis)",
              line=dict(color=ORANGE, width=2.5, dash="dash"), yaxis="y2", customdata=rounds,
              hovertemplate="round %{x}: p = %{y:.4f}<extra></extra>"),
-        dict(type="scatter", x=[m], y=[F[m]], mode="markers", showlegend=False,
-             marker=dict(size=13, color=INK), hoverinfo="skip"),
-        dict(type="scatter", x=[m], y=[p[m]], mode="markers", showlegend=False, yaxis="y2",
-             marker=dict(size=13, color=ORANGE), hoverinfo="skip"),
     ]
     label = "class 1" if L["y"] == 1 else "class 0"
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
                    line=dict(color=ORANGE, width=1.5)),
               dict(type="line", x0=0, x1=1, y0=0.5, y1=0.5, xref="paper", yref="y2",
-                   line=dict(color=MUTED, width=1, dash="dot"))]
+                   line=dict(color=MUTED, width=1, dash="dot")),
+              round_marker(m, F[m], INK, size=13, outline_width=0),
+              round_marker(m, p[m], ORANGE, yref="y2", size=13, outline_width=0)]
     layout = base_layout(
         f"Sample #{i} ({label}): F and p by round", height, uirevision, hovermode="x",
         shapes=shapes, legend=dict(orientation="h", x=0, y=-0.35, yanchor="top"),
@@ -241,11 +237,10 @@ def _target_trajectory(trace, i, m, rounds, F, y, height, uirevision) -> go.Figu
         dict(type="scatter", x=[rounds[0], rounds[-1]], y=[y, y], mode="lines",
              name=f"target y = {num(y)}", line=dict(color=ORANGE, width=2, dash="dash"),
              hoverinfo="skip"),
-        dict(type="scatter", x=[m], y=[F[m]], mode="markers", showlegend=False,
-             marker=dict(size=13, color=INK), hoverinfo="skip"),
     ]
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
-                   line=dict(color=ORANGE, width=1.5))]
+                   line=dict(color=ORANGE, width=1.5)),
+              round_marker(m, F[m], INK, size=13, outline_width=0)]
     return make_figure(data, base_layout(
         f"Sample #{i}: F by round, and its target y", height, uirevision, hovermode="x",
         shapes=shapes, legend=dict(orientation="h", x=0, y=-0.35, yanchor="top"),

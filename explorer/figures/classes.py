@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid, region_edges
 from .theme import (ALONE, INK, Panel, base_layout, colorbar, esc, f32, finite, make_figure,
-                    marker_size, plane_layout, scatter_type, selected_ring)
+                    marker_size, plane_layout, round_marker, scatter_type, selected_ring)
 
 # Okabe & Ito (2008), black left out (it cannot be made pale), then Tol's indigo, wine
 # and olive: ten classes that stay apart for the common colour-vision deficiencies.
@@ -156,12 +156,10 @@ def class_trajectory(trace, i: int, m: int, ledger: dict, *, height: int = 380,
                  line=dict(color=class_colour(k), width=width, dash="dash"),
                  hovertemplate="round %{x}: p = %{y:.4f}<extra>" + name + "</extra>"),
         ]
-    data.append(dict(type="scatter", x=[m] * len(names), y=P[m], mode="markers", yaxis="y2",
-                     showlegend=False, hoverinfo="skip",
-                     marker=dict(size=11, color=[class_colour(k) for k in range(len(names))],
-                                 line=dict(color="white", width=1.5))))
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",
                    line=dict(color=INK, width=1.5))]
+    shapes += [round_marker(m, P[m, k], class_colour(k), yref="y2", size=11, outline_width=1.5)
+               for k in range(len(names))]
     return make_figure(data, base_layout(
         f"Sample #{i} ({names[own]}): F_k (solid) and p_k (dashed) by round", height,
         uirevision, hovermode="x", shapes=shapes,

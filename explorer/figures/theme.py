@@ -135,6 +135,9 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
         line = shape.get("line")
         if isinstance(line, dict) and "width" in line:
             line["width"] = _scaled(line["width"], scale)
+        if shape.get("xsizemode") == "pixel":  # a marker (round_marker): its size too
+            for key in ("x0", "x1", "y0", "y1"):
+                shape[key] = _scaled(shape[key], scale)
     return go.Figure(arrange(spec, scale=scale))
 
 
@@ -602,6 +605,17 @@ def boundary_trace(grid, F, *, color=INK, width=2.5, dash="solid", name="boundar
 def f32(a) -> np.ndarray:
     """Finite float32 for bulky arrays sent to the browser (half the bytes of float64)."""
     return finite(a).astype(np.float32)
+
+
+def round_marker(x, y, color: str, *, xref: str = "x", yref: str = "y", size: float = 14,
+                 outline: str = "white", outline_width: float = 2) -> dict:
+    """Round m's marker on a line: a disc of ``size`` pixels centred on (x, y), a shape
+    rather than a trace, so that the browser moves it to another round by changing the
+    layout alone (plotly.js redraws the shape, not the chart's traces)."""
+    r = size / 2
+    return dict(type="circle", xref=xref, yref=yref, xsizemode="pixel", ysizemode="pixel",
+                xanchor=float(x), yanchor=float(finite(y)), x0=-r, x1=r, y0=-r, y1=r,
+                fillcolor=color, line=dict(color=outline, width=outline_width), layer="above")
 
 
 def selected_ring(x, y, label: str, n_points: int = 0) -> dict:
