@@ -607,8 +607,10 @@ def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, brow
     page.wait_for_timeout(1500)
     wait_ready(page)
     start = current_round(page)
+    regions = "document.querySelector('.explorer-chart[data-view=regions]')"
     for step in range(3):
         before = len(sent)
+        page.evaluate(f"() => {{ const gd = {regions}; gd.__calcdata = gd.calcdata; }}")
         if step == 1:
             button(page, "next").click()
         else:
@@ -616,6 +618,9 @@ def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, brow
         m = start + step + 1
         titles_at_round(page, m)  # drawn here, from the record
         assert len(sent) == before, "a step went to the server"
+        if "subsample" not in path:  # the same points: the boxes and labels alone redrawn
+            assert page.evaluate(f"() => {{ const gd = {regions}; "
+                                 "return gd.__calcdata === gd.calcdata; }")
         mine = {view: json.loads(page.evaluate(DRAWN, view)) for view in TREE_VIEWS}
         wait_sent(page, sent, before + 1)  # at rest: the one rerun brings the server's
         titles_at_round(page, m)
@@ -688,5 +693,27 @@ def test_a_rounds_markers_move_in_the_browser_as_the_server_draws_them(app_serve
         server = json.loads(page.evaluate(MARKS))
         assert mine["shapes"] == server["shapes"] and mine["title"] == server["title"]
         page.evaluate(MARKS)
+    no_exception(page)
+    page.close()
+
+
+def test_clicking_a_leafs_label_selects_the_leaf(app_server, browser):
+    """On tree m's regions, a click on a leaf's label (named label:<node>) selects that
+    leaf, as the leaf picker would."""
+    page = open_app(browser, app_server, "/tree?round=3&n=600&leaf=-1", charts=3)
+    regions = page.locator(".explorer-chart[data-view=regions]")
+    index, node = page.evaluate("""() => {
+        const gd = document.querySelector('.explorer-chart[data-view=regions]');
+        const notes = gd.layout.annotations;
+        const j = notes.findIndex(a => /^label:\\d+$/.test(a.name || '') && a.opacity !== 0);
+        return [j, Number(notes[j].name.slice(6))];
+    }""")
+    regions.locator(f".annotation[data-index='{index}'] .annotation-text").click()
+    wait_query(page, "leaf", str(node))
+    wait_ready(page, 3)
+    # the selected leaf's box gets its thick outline, its label a border
+    notes = page.evaluate("() => document.querySelector('.explorer-chart[data-view=regions]')"
+                          "._fullLayout.annotations.map(a => [a.name, a.borderwidth])")
+    assert [f"label:{node}", 2] in notes
     no_exception(page)
     page.close()

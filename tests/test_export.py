@@ -13,6 +13,7 @@ import pytest
 from plotly.colors import sample_colorscale
 
 from explorer import export
+from explorer.figures import theme
 from explorer.numbers.grid import make_grid
 from figure_helpers import check_figure
 from export_helpers import NO_BROWSER_MESSAGE, assert_self_contained, png_size, svg_root
@@ -62,17 +63,19 @@ def test_storyboard_has_one_titled_panel_per_round_and_one_colour_scale(moons_fi
     elif view == "tree":
         # the largest |leaf value| over the panels' trees: one colour, one value, everywhere
         vmax = max(float(np.abs(moons_fit.tree(m)["value"]).max()) for m in rounds if m > 0)
-        assert hi == pytest.approx(vmax) and lo == pytest.approx(-vmax)
+        # on gamma / vmax, the bar's labels in gamma
+        assert (lo, hi) == (-1.0, 1.0)
+        assert axis.colorbar.title.text == f"leaf value γ (max |γ| = {theme.num(vmax, 3)})"
         # the leaf boxes are filled on that range: a leaf's colour is its value's colour
-        labels = [t for t in fig.data if t.name == "leaf value γ"]
-        assert len(labels) == len(rounds) - 1  # round 0 has no tree
-        for panel, label in zip(rounds[1:], labels):
-            boxes = [s for s in layout.shapes if s.type == "rect" and s.layer == "below"
-                     and s.xref == label.xaxis]
-            assert len(boxes) == len(label.marker.color) > 1
-            scale = [list(stop) for stop in axis.colorscale]
-            for box, value in zip(boxes, label.marker.color):
-                assert box.fillcolor == sample_colorscale(scale, [(value - lo) / (hi - lo)])[0]
+        scale = [list(stop) for stop in axis.colorscale]
+        labels = [a for a in layout.annotations if (a.name or "").startswith("label:")]
+        assert {a.xref for a in labels} == {f"x{k}" for k in range(2, len(rounds) + 1)}
+        for label in labels:
+            m = rounds[int(label.xref[1:] or 1) - 1]  # panel k shows rounds[k - 1]
+            value = moons_fit.tree(m)["value"][int(label.name.split(":")[1])]
+            box, = [s for s in layout.shapes if s.type == "rect" and s.layer == "below"
+                    and s.xref == label.xref and s.x0 < label.x < s.x1 and s.y0 < label.y < s.y1]
+            assert box.fillcolor == sample_colorscale(scale, [(value / vmax - lo) / (hi - lo)])[0]
     else:
         assert (lo, hi) == (-1.0, 1.0)  # log-loss residuals y - p lie in (-1, 1)
     # a legend once, not once per panel

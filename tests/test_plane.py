@@ -61,17 +61,23 @@ def test_tree_regions_label_every_leaf_with_its_newton_value(moons_fit, grid):
     tr, m = moons_fit, 2
     leaf = int(summaries.leaves_of(tr, m)[0])
     fig = figures.tree_regions(tr, m, grid, leaf=leaf)
-    labels = fig.data[-1]
-    nodes = np.asarray(labels.customdata)[:, 0].astype(int)
+    labels = [a for a in fig.layout.annotations if (a.name or "").startswith("label:")]
+    nodes = [int(a.name.split(":")[1]) for a in labels]  # named label:<node>: a click selects
     boxes = tr.regions(m, grid.lo, grid.hi)
     visible = [int(b["node"]) for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"]]
     assert sorted(nodes) == sorted(visible)
-    gammas = np.asarray(labels.customdata)[:, 1]
-    np.testing.assert_allclose(gammas, tr.tree(m)["value"][nodes])
-    texts = [a.text for a in fig.layout.annotations]
-    assert all(t.startswith("γ = ") for t in texts)
-    # the selected leaf gets a thick outline on top
-    assert fig.layout.shapes[-1].line.width == 4
+    for a, node in zip(labels, nodes):
+        g = tr.tree(m)["value"][node]
+        assert a.text == f"γ = {theme.signed(g)}" and a.captureevents
+        assert a.hovertext.startswith(f"leaf {node} (click to select)")
+        assert f"γ = {theme.num(g, 6)}" in a.hovertext
+    # the selected leaf gets a thick outline on top, then transparent boxes and labels up to
+    # the most any tree of the fit has: every round's figure holds as many
+    outline = [s for s in fig.layout.shapes if s.opacity != 0][-1]
+    assert outline.line.width == 4 and outline.layer == "above"
+    assert all(a.opacity == 0 for a in fig.layout.annotations if a not in labels)
+    slots = max(len(tr.tree(r)) + 1 for r in range(1, tr.n_rounds + 1)) // 2
+    assert len(fig.layout.shapes) == slots + 1 and len(fig.layout.annotations) == slots
 
 
 def test_update_panels_add_up(moons_fit, grid):

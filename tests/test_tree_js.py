@@ -181,7 +181,8 @@ def test_the_specs_texts_are_the_servers_with_the_round_left_open(monkeypatch, m
     m = 7
     regions = stepper.follows(ctx, "regions", leaf=-1, sample=0)
     fig = figures.tree_regions(moons_fit, m, grid, leaf=-1)
-    n = len(fig.data[-1].x)
+    n = sum(1 for a in fig.layout.annotations if (a.name or "").startswith("label:"))
+    assert n == len(moons_fit.tree(m)) // 2 + 1  # a label per leaf
     assert regions["title"].replace("{m}", str(m)).replace("{n}", str(n)) == \
         fig.layout.title.text.replace("<br>", " ")
     update = stepper.follows(ctx, "update")

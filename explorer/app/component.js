@@ -61,7 +61,7 @@ export default function (component) {
   const figure = JSON.parse(data.figure);
   figure.data = decoded(figure.data || []);
   // a view the browser redraws whole (tree.js) starts from the server's figure as sent
-  gd.__figure = data.step && data.step.kind === "tree" ? JSON.parse(data.figure) : null;
+  gd.__figure = data.step && data.step.kind === "tree" ? structuredClone(figure) : null;
   if (data.step) {  // how the chart follows the round in the browser (stepper.js)
     figure.layout.meta = { ...(figure.layout.meta || {}), step: data.step };
   }
@@ -89,6 +89,12 @@ export default function (component) {
             : (ArrayBuffer.isView(p.customdata) ? Array.from(p.customdata) : p.customdata),
         }));
         gd.__trigger("click", points);
+      });
+      // a leaf's label (named label:<node id>, figures.plane.tree_regions) selects the leaf
+      gd.on("plotly_clickannotation", (event) => {
+        const name = String((event.annotation || {}).name || "");
+        if (gd.__draw || !/^label:\d+$/.test(name)) return;
+        gd.__trigger("click", [{ customdata: [Number(name.slice(6))] }]);
       });
       // Drawing points: plotly.js dispatches a click on its drag layer after a mouse-up
       // that did not drag. Send the place in data units and a pixel's size, so that the

@@ -150,7 +150,7 @@ async function redraw(m, M) {
     const meta = gd.layout.meta.step;
     const rec = await record(meta.record);
     if (meta.kind === "tree") {  // a whole new figure (tree.js)
-      const fig = (await treeViews()).draw(gd.__figure, rec, m, meta, boundaryLines);
+      const fig = (await treeViews()).draw(gd.__figure, rec, m, meta, boundaryLines, gd);
       await window.Plotly.react(gd, fig.data, fig.layout);
       continue;
     }

@@ -192,6 +192,7 @@ def _tree_view(ctx, kind: str, leaf: int = -1, sample: int = 0) -> dict | None:
         spec.update(title=_template(regions_title(tr, _SENTINEL, 12345)).replace("12345",
                                                                                   "{n}"),
                     lo=[float(v) for v in grid.lo], hi=[float(v) for v in grid.hi],
+                    slots=summaries.most_leaves(tr),
                     zero=component.figure(figures.tree_regions, tr, 0, grid))
     elif kind == "update":
         title, panels = update_titles(tr, _SENTINEL)

@@ -220,7 +220,10 @@ export function arrange(spec) {
 function leaveOutCrowdedLabels(layout, width, plot, k, fs) {
   const kept = {};
   for (const note of layout.annotations || []) {
-    if (!isDict(note) || note.name !== LABEL) continue;
+    // theme.is_label: named LABEL, or LABEL:<what it labels>
+    if (!isDict(note) || !(note.name === LABEL || String(note.name).startsWith(`${LABEL}:`))) {
+      continue;
+    }
     const xref = note.xref ?? "x", yref = note.yref ?? "y";
     const xa = layout["xaxis" + xref.slice(1)] || {}, ya = layout["yaxis" + yref.slice(1)] || {};
     if (!(xa.range && ya.range)) continue;
@@ -237,9 +240,10 @@ function leaveOutCrowdedLabels(layout, width, plot, k, fs) {
     const cy = (note.y - y0) * sy + (note.yshift ?? 0);
     const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
     const others = (kept[xref + "," + yref] ||= []);
-    note.visible = !others.some(
+    const crowded = others.some(
       (o) => box[0] < o[2] && o[0] < box[2] && box[1] < o[3] && o[1] < box[3]);
-    if (note.visible) others.push(box);
+    note.opacity = crowded ? 0.0 : 1.0;
+    if (!crowded) others.push(box);
   }
 }
 
@@ -302,7 +306,7 @@ function regions(fig, rec, m, meta) {
   const vmax = Math.max(finite(leafRange(tree)), 1e-12);
   const shown = boxes(tree, meta.lo, meta.hi).filter(([, x0, x1, y0, y1]) => x1 > x0 && y1 > y0);
   const textSize = shown.length <= 8 ? 16 : shown.length <= 20 ? 13 : 11;
-  const shapes = [], notes = [], cx = [], cy = [], nodes = [], hover = [], gammas = [];
+  const shapes = [], notes = [];
   let selected = null;
   for (const [node, x0, x1, y0, y1] of shown) {
     const g = tree.value(node);
@@ -311,18 +315,16 @@ function regions(fig, rec, m, meta) {
     const fillcolor = sampleColor(meta.scale, at);
     shapes.push({ type: "rect", x0, x1, y0, y1, layer: "below", fillcolor, opacity: 0.6,
                   line: { color: "white", width: 2 } });
-    cx.push((x0 + x1) / 2);
-    cy.push((y0 + y1) / 2);
-    nodes.push(node);
-    gammas.push(g);
-    hover.push(`leaf ${node} (click to select)<br>n = ${tree.n(node)}<br>γ = ${num(g, 6)}`
-               + `<br>ν·γ = ${num(rec.nu * g, 6)}`);
     if (shown.length <= 40) {
-      notes.push({ x: cx.at(-1), y: cy.at(-1), text: `γ = ${signed(g)}`, showarrow: false,
-                   name: LABEL, font: { size: textSize, color: meta.ink },
+      notes.push({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, text: `γ = ${signed(g)}`,
+                   showarrow: false, name: `${LABEL}:${node}`,
+                   font: { size: textSize, color: meta.ink },
                    bgcolor: "rgba(255,255,255,0.85)",
                    bordercolor: node === leaf ? meta.ink : "rgba(0,0,0,0)",
-                   borderwidth: node === leaf ? 2 : 0, borderpad: 3 });
+                   borderwidth: node === leaf ? 2 : 0, borderpad: 3,
+                   hovertext: `leaf ${node} (click to select)<br>n = ${tree.n(node)}`
+                     + `<br>γ = ${num(g, 6)}<br>ν·γ = ${num(rec.nu * g, 6)}`,
+                   captureevents: true });
     }
     if (node === leaf) {
       selected = { type: "rect", x0, x1, y0, y1, layer: "above", fillcolor: "rgba(0,0,0,0)",
@@ -330,6 +332,13 @@ function regions(fig, rec, m, meta) {
     }
   }
   if (selected) shapes.push(selected);
+  // as many boxes and labels as the server's figure holds at every round (summaries.most_leaves)
+  const clear = "rgba(0,0,0,0)";
+  while (shapes.length < meta.slots + 1) {
+    shapes.push({ type: "rect", x0: 0, x1: 0, y0: 0, y1: 0, layer: "below", fillcolor: clear,
+                  opacity: 0, line: { color: clear, width: 0 } });
+  }
+  while (notes.length < meta.slots) notes.push({ x: 0, y: 0, text: " ", showarrow: false, opacity: 0 });
   const data = fig.data;
   const groups = rec.classifier ? 2 : 1;
   if (rec.a.bag) {  // this round's subsample: each group's in-bag points, then the rest
@@ -347,13 +356,11 @@ function regions(fig, rec, m, meta) {
     }
     Object.assign(data[groups], points((i) => !inBag(i)), { name: `not in tree ${m}'s subsample` });
   }
-  const marks = data[groups + (rec.a.bag ? 1 : 0)];
-  Object.assign(marks, { x: cx, y: cy, hovertext: hover,
-                         marker: { ...marks.marker, color: gammas, cmin: -vmax, cmax: vmax } });
-  if (nodes.length) marks.customdata = nodes.map((k, j) => [k, f32(gammas[j])]);
-  else delete marks.customdata;
+  const bar = data[groups + (rec.a.bag ? 1 : 0)];  // plane.bar_title
+  bar.marker = { ...bar.marker, colorbar: { ...bar.marker.colorbar, title: {
+    ...bar.marker.colorbar.title, text: `leaf value γ (max |γ| = ${num(vmax, 3)})` } } };
   Object.assign(fig.layout, { shapes, annotations: notes });
-  fig.layout.title.text = fill(meta.title, m, { n: nodes.length });
+  fig.layout.title.text = fill(meta.title, m, { n: shown.length });
   return fig;
 }
 
@@ -464,9 +471,11 @@ function diagram(fig, rec, m, meta) {
 
 const VIEWS = { regions, update, diagram };
 
-// The figure of ``meta.view`` at round m: the server's figure ``base`` (JSON, left as it
-// is) with round m's numbers, laid out; round 0's is the server's message.
-export function draw(base, rec, m, meta, boundaryLines) {
+// The figure of ``meta.view`` at round m: the server's figure ``base`` (left as it is)
+// with round m's numbers, laid out; round 0's is the server's message. Given the chart on
+// screen (``screen``: plotly.js's data and layout), the figure shares every part that
+// stays the same with it (share).
+export function draw(base, rec, m, meta, boundaryLines, screen = null) {
   const fig = m < 1 ? structuredClone(meta.zero) : structuredClone(base);
   fig.layout.meta = { ...(fig.layout.meta || {}) };
   if (m >= 1) {
@@ -475,5 +484,28 @@ export function draw(base, rec, m, meta, boundaryLines) {
     arrange(fig);
   }
   fig.layout.meta.step = meta;
-  return fig;
+  return screen ? { data: share(fig.data, screen.data), layout: share(fig.layout, screen.layout) }
+    : fig;
+}
+
+// ``value``, with each part equal to the same part of ``old`` replaced by that part. plotly.js
+// compares data arrays, and some parts of a layout (its template, its meta), by identity: a
+// new copy, however equal, recomputes and redraws every trace. Shared, a step that changes
+// only the layout (the regions' boxes and labels) redraws only them.
+function share(value, old) {
+  if (value === old || old === undefined || old === null) return value;
+  const listed = (v) => Array.isArray(v) || ArrayBuffer.isView(v);
+  if (listed(value) && listed(old)) {
+    if (value.length !== old.length) return value;
+    const parts = Array.from(value, (v, i) => share(v, old[i]));
+    return parts.every((v, i) => v === old[i]) ? old
+      : (ArrayBuffer.isView(value) ? value : parts);
+  }
+  if (isDict(value) && isDict(old)) {
+    const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, share(v, old[k])]));
+    const same = Object.keys(old).length === Object.keys(parts).length
+      && Object.entries(parts).every(([k, v]) => v === old[k]);
+    return same ? old : parts;
+  }
+  return value;
 }

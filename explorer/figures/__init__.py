@@ -1,7 +1,8 @@
 """The explorer's charts: pure functions (trace, round, options) -> plotly Figure.
 
 No Streamlit here, and no model computation beyond reading the trace and the numbers
-of :mod:`explorer.numbers`. ``theme`` holds the common look; ``plane`` the views on the
+of :mod:`explorer.numbers`. ``theme`` holds the common look (``presenter`` its
+projector's version); ``plane`` the views on the
 plane (or along a regression's one input), each drawable as one panel of a larger
 figure (``Panel``); ``charts`` the curves, the tree diagram and a sample's path;
 ``maths`` the charts of the mathematics pages, from the numbers they are given.
@@ -12,8 +13,8 @@ from .maths import compare_curves, leaf_loss, split_scan
 from .plane import (drawn_points, leaf_value_range, model_view, probability_map, probability_title,
                     regression_line, regression_surface, residual_map, residual_scale,
                     residual_title, tree_line, tree_regions, update_panels)
-from .theme import (PRESENT_SCALE, PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names,
-                    empty_figure, presented)
+from .presenter import PRESENT_SCALE, presented
+from .theme import PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names, empty_figure
 
 __all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "arrange", "class_names",
            "compare_curves", "curves", "curves_title", "drawn_points", "empty_figure", "leaf_loss",

@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 
 from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
-from ..numbers.summaries import leaf_rule
+from ..numbers.summaries import leaf_rule, most_leaves
 from ..text import no_tree
 from .classes import class_boundaries, class_colour, class_labels, class_map
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
@@ -333,10 +333,11 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                  panel: Panel = ALONE, k: int = 0) -> go.Figure:
     """View 3: the leaves of tree m as boxes, each labelled with its Newton value gamma.
 
-    The label markers carry the leaf's node id in ``customdata[0]``; training points
-    carry -1 - index, so a click can tell a leaf from a sample. ``vmax`` is the largest
-    |gamma| of the colour scale, used for both the box fills and the markers' cmin/cmax;
-    by default this tree's own (:func:`leaf_value_range` of several rounds shares one).
+    Each leaf's label is named ``label:<node id>`` (a click on it selects the leaf, its
+    hover has the leaf's numbers); training points carry -1 - index in ``customdata[0]``.
+    ``vmax`` is the largest |gamma| of the colour scale, used for the box fills and the
+    colour bar's labels; by default this tree's own (:func:`leaf_value_range` of several
+    rounds shares one).
     With K >= 3 classes: tree k of round m.
     """
     if m < 1:
@@ -352,7 +353,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if vmax is None:
         vmax = float(np.max(np.abs(values[is_leaf])))
     vmax = max(float(finite(vmax)), 1e-12)
-    shapes, notes, cx, cy, node_ids, hover = [], [], [], [], [], []
+    shapes, notes, node_ids = [], [], []
     n_visible = sum(1 for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"])
     text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
     selected = None
@@ -368,21 +369,28 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         shapes.append(panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
                                      fillcolor=color, opacity=0.6,
                                      line=dict(color="white", width=2))))
-        cx.append((x0 + x1) / 2)
-        cy.append((y0 + y1) / 2)
         node_ids.append(node)
-        hover.append(_leaf_hover(trace, m, node, k))
-        if n_visible <= 40:
+        if n_visible <= 40:  # a label per leaf: its hover has the leaf's numbers
             notes.append(panel.ref(dict(
-                x=cx[-1], y=cy[-1], text=f"γ = {signed(g)}", showarrow=False, name=LABEL,
-                font=dict(size=text_size, color=INK), bgcolor="rgba(255,255,255,0.85)",
+                x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=f"γ = {signed(g)}", showarrow=False,
+                name=f"{LABEL}:{node}", font=dict(size=text_size, color=INK),
+                bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                borderwidth=2 if node == leaf else 0, borderpad=3)))
+                borderwidth=2 if node == leaf else 0, borderpad=3,
+                hovertext=_leaf_hover(trace, m, node, k), captureevents=True)))
         if node == leaf:
             selected = panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
                                       fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4)))
     if selected is not None:
         shapes.append(selected)
+    # As many boxes and labels at every round, the unused ones transparent: the browser
+    # then steps by changing their values alone, and plotly.js redraws no trace (tree.js).
+    slots = most_leaves(trace, k)
+    shapes += [panel.ref(dict(type="rect", x0=0, x1=0, y0=0, y1=0, layer="below",
+                              fillcolor=_CLEAR, opacity=0, line=dict(color=_CLEAR, width=0)))
+               for _ in range(slots + 1 - len(shapes))]
+    notes += [panel.ref(dict(x=0, y=0, text=" ", showarrow=False, opacity=0))
+              for _ in range(slots - len(notes))]
     size = max(marker_size(len(trace.y)) - 1, 3)
     in_bag = np.ones(len(trace.y), bool) if trace.in_bag is None else trace.in_bag[m]
     data = []
@@ -401,18 +409,29 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
             customdata=np.column_stack([-1 - out, out]),
             marker=dict(symbol="circle-open", color=MUTED, size=size, line=dict(width=1)),
             hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
-    n_leaves = len(node_ids)
-    bar = colorbar("leaf value γ")
-    data.append(_leaf_marks(trace, m, node_ids, cx, cy, hover, 40, panel.colour(
-        dict(cmin=-vmax, cmax=vmax, colorscale=DIVERGING, colorbar=bar)), k))
+    # The colour bar, on a scale of gamma / vmax, vmax in its title: a new tree changes the
+    # title alone (a new scale, or new tick labels, would redraw every trace).
+    bar = colorbar(bar_title(vmax), tickvals=[-1.0, 0.0, 1.0], ticktext=["−max", "0", "+max"])
+    data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name="leaf value γ",
+                     showlegend=False, hoverinfo="skip", marker=dict(color=[0.0], **panel.colour(
+                         dict(cmin=-1.0, cmax=1.0, colorscale=DIVERGING, colorbar=bar,
+                              showscale=True)))))
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
-    title = regions_title(trace, m, n_leaves, k, classes)
+    title = regions_title(trace, m, len(node_ids), k, classes)
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes,
         **plane_layout(grid, feature_names, panel),
-        **panel.colour_axis(DIVERGING, -vmax, vmax, bar)))
+        **panel.colour_axis(DIVERGING, -1.0, 1.0, bar)))
+
+
+_CLEAR = "rgba(0,0,0,0)"
+
+
+def bar_title(vmax: float) -> str:
+    """The leaf values' colour bar title: its scale ends at ±vmax."""
+    return f"leaf value γ (max |γ| = {num(vmax, 3)})"
 
 
 def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None) -> str:

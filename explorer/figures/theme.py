@@ -57,93 +57,18 @@ TEMPLATE = dict(layout=dict(xaxis=_AXIS, yaxis=_AXIS, colorway=[INK, ORANGE, BLU
                             hoverlabel=dict(font=dict(size=14, family=FONT_FAMILY))))
 # The light theme for projectors and print: the screen's template with opaque white
 # everywhere and axis lines and ticks dark enough to survive a washed-out projector.
-# Presenter mode (:func:`presented`) and every exported file (``explorer.exports``) use it.
+# Presenter mode (``presenter.presented``) and every exported file (``explorer.exports``)
+# use it.
 _PRINT_AXIS = dict(linecolor="#8c95a1", tickcolor="#8c95a1", tickfont=dict(color=INK))
 PRINT_TEMPLATE = go.layout.Template(TEMPLATE)
 PRINT_TEMPLATE.layout.update(
     paper_bgcolor="white", plot_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
     legend=dict(bgcolor="white"), font=dict(family=FONT_FAMILY, color=INK))
-PRESENT_SCALE = 1.4  # presenter mode: type, markers and lines this much larger
-
-
-# --- presenter mode --------------------------------------------------------------------
-
-
-def _scaled(value, k: float):
-    """A size (a number, a list, an array or plotly's typed array) times k."""
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return float(value) * k
-    if isinstance(value, dict) and "bdata" in value:
-        import base64
-        raw = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        return (raw.astype(np.float32) * k).astype(np.float32)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return (finite(np.asarray(value, dtype=float)) * k).astype(np.float32)
-    return value
-
-
-def _scale_fonts(node, k: float) -> None:
-    """Every font size (and colour bar thickness) in a layout or trace dict, times k."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key in ("font", "tickfont", "textfont", "titlefont") and isinstance(value, dict):
-                if "size" in value:
-                    value["size"] = _scaled(value["size"], k)
-            if key == "colorbar" and isinstance(value, dict) and "thickness" in value:
-                value["thickness"] = value["thickness"] * k
-            if key != "template":
-                _scale_fonts(value, k)
-    elif isinstance(node, list):
-        for item in node:
-            _scale_fonts(item, k)
-
-
-def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
-    """A copy of ``fig`` for a projector: the light print template, type, markers and
-    lines ``scale`` times larger, and the margins that larger text needs.
-
-    Pure (no Streamlit): the app's presenter mode applies it to every chart, so every
-    view gets the same look from one piece of code. The plotting area grows by half as
-    much as the type, and the margins by what the larger titles, axis labels and legend
-    need (:func:`arrange` at ``scale``).
-    """
-    spec = fig.to_plotly_json()
-    layout = spec.setdefault("layout", {})
-    layout["template"] = PRINT_TEMPLATE
-    font = layout.setdefault("font", dict(FONT))
-    font.setdefault("size", FONT["size"])
-    title = layout.get("title")
-    _scale_fonts(layout, scale)
-    if isinstance(title, dict) and isinstance(title.get("font"), dict):
-        # titles are long sentences: grow them less (and :func:`arrange` wraps them)
-        size = title["font"].get("size")
-        if size:
-            title["font"]["size"] = size / scale * (1 + (scale - 1) / 2)
-    for trace in spec.get("data", []):
-        _scale_fonts(trace, scale)
-        marker = trace.get("marker")
-        if isinstance(marker, dict):
-            if "size" in marker:
-                marker["size"] = _scaled(marker["size"], scale)
-            if isinstance(marker.get("line"), dict) and "width" in marker["line"]:
-                marker["line"]["width"] = _scaled(marker["line"]["width"], scale)
-        if isinstance(trace.get("line"), dict) and "width" in trace["line"]:
-            trace["line"]["width"] = _scaled(trace["line"]["width"], scale)
-    for shape in layout.get("shapes", []) or []:
-        line = shape.get("line")
-        if isinstance(line, dict) and "width" in line:
-            line["width"] = _scaled(line["width"], scale)
-        if shape.get("xsizemode") == "pixel":  # a marker (round_marker): its size too
-            for key in ("x0", "x1", "y0", "y1"):
-                shape[key] = _scaled(shape[key], scale)
-    return go.Figure(arrange(spec, scale=scale))
 
 
 # --- the layout rule: no text on other text, none past the edge ------------------------
 #
-# Every figure goes through :func:`arrange` (in :func:`make_figure`, :func:`presented` and
+# Every figure goes through :func:`arrange` (in :func:`make_figure`, ``presented`` and
 # ``explorer.export.for_export``). Plotly places each piece of text on its own, and pushes
 # a margin by the largest of the pieces that want it, not their sum: a legend below the
 # plot then lands on the x-axis title. The rule places them itself, from the sizes of
@@ -373,13 +298,20 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
 LABEL = "label"  # the name of an annotation the rule may leave out (the hover has its text)
 
 
+def is_label(note) -> bool:
+    """A data label: an annotation named LABEL, or LABEL:<what it labels> (a leaf's γ)."""
+    name = note.get("name") if isinstance(note, dict) else None
+    return isinstance(name, str) and (name == LABEL or name.startswith(LABEL + ":"))
+
+
 def _leave_out_crowded_labels(layout: dict, width: float, plot: float, k: float,
                               fs: float) -> None:
     """Labels in data coordinates (annotations named :data:`LABEL`, such as a leaf's γ)
-    that would meet a label kept before them are not drawn (``visible`` False)."""
+    that would meet a label kept before them are not drawn (``opacity`` 0: unlike
+    ``visible``, a change of it redraws the label alone in plotly.js, and its hover stays)."""
     kept: dict[tuple, list] = {}
     for note in layout.get("annotations") or []:
-        if not isinstance(note, dict) or note.get("name") != LABEL:
+        if not is_label(note):
             continue
         xref, yref = note.get("xref", "x"), note.get("yref", "y")
         xa, ya = layout.get("xaxis" + xref[1:], {}), layout.get("yaxis" + yref[1:], {})
@@ -399,9 +331,10 @@ def _leave_out_crowded_labels(layout: dict, width: float, plot: float, k: float,
         cy = (note["y"] - y0) * sy + note.get("yshift", 0)
         box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
         others = kept.setdefault((xref, yref), [])
-        note["visible"] = not any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3]
-                                  and o[1] < box[3] for o in others)
-        if note["visible"]:
+        crowded = any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
+                      for o in others)
+        note["opacity"] = 0.0 if crowded else 1.0
+        if not crowded:
             others.append(box)
 
 

@@ -64,6 +64,12 @@ def leaves_of(trace, m: int, k: int = 0) -> np.ndarray:
     return np.flatnonzero(tree["left"] < 0)
 
 
+def most_leaves(trace, k: int = 0) -> int:
+    """The most leaves a tree of the fit (of class k) has: (nodes + 1) / 2 in a binary tree."""
+    offsets = trace.offsets[k] if trace.is_multiclass else trace.offsets
+    return int(np.diff(offsets).max() + 1) // 2
+
+
 def resolve_leaf(trace, m: int, leaf: int, sample: int, k: int = 0) -> tuple[int, bool]:
     """The leaf of tree m (of class k) to show: ``leaf`` if it is one, else the selected
     sample's leaf.
