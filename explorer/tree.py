@@ -488,15 +488,16 @@ def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
     left = start
     right = 0
     for p in range(start, end):
+        # both destinations are written, one kept: no branch to mispredict on random sides
         i = order[p]
-        if side[i]:
-            order[left] = i
-            vals[left] = vals[p]
-            left += 1
-        else:
-            tmp[right] = i
-            tmp_vals[right] = vals[p]
-            right += 1
+        v = vals[p]
+        order[left] = i
+        vals[left] = v
+        tmp[right] = i
+        tmp_vals[right] = v
+        go_left = np.int64(side[i])
+        left += go_left
+        right += 1 - go_left
     copy_into(order[left:end], tmp[:right])
     copy_into(vals[left:end], tmp_vals[:right])
 
