@@ -412,14 +412,19 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
 def _tie_counts(fv, start, end, counts):
     """True when sorted fv[start:end] holds two equal values; then counts[p] is the number
     of positions q in start+1..p with fv[q] == fv[q - 1]."""
-    n_ties = 0
+    first = end
     for p in range(start + 1, end):
-        n_ties += fv[p] == fv[p - 1]
-    if n_ties == 0:
+        if fv[p] == fv[p - 1]:
+            first = p
+            break
+    if first == end:
         return False
-    counts[start] = 0
-    for p in range(start + 1, end):
-        counts[p] = counts[p - 1] + (fv[p] == fv[p - 1])
+    for p in range(start, first):
+        counts[p] = 0
+    count = 0  # in a register: reading counts[p - 1] back would wait on the last store
+    for p in range(first, end):
+        count += fv[p] == fv[p - 1]
+        counts[p] = count
     return True
 
 
