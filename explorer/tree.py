@@ -412,17 +412,14 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
 def _tie_counts(fv, start, end, counts):
     """True when sorted fv[start:end] holds two equal values; then counts[p] is the number
     of positions q in start+1..p with fv[q] == fv[q - 1]."""
-    first = end
-    for p in range(start + 1, end):
-        if fv[p] == fv[p - 1]:
-            first = p
-            break
-    if first == end:
+    n_ties = 0
+    for p in range(start + 1, end):  # no early exit: this loop vectorises
+        n_ties += fv[p] == fv[p - 1]
+    if n_ties == 0:
         return False
-    for p in range(start, first):
-        counts[p] = 0
     count = 0  # in a register: reading counts[p - 1] back would wait on the last store
-    for p in range(first, end):
+    counts[start] = 0
+    for p in range(start + 1, end):
         count += fv[p] == fv[p - 1]
         counts[p] = count
     return True
