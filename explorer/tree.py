@@ -413,13 +413,15 @@ def _tie_counts(fv, start, end, counts):
     """True when sorted fv[start:end] holds two equal values; then counts[p] is the number
     of positions q in start+1..p with fv[q] == fv[q - 1]."""
     n_ties = 0
-    for p in range(start + 1, end):
+    for p in range(start + 1, end):  # no early exit: this loop vectorises
         n_ties += fv[p] == fv[p - 1]
     if n_ties == 0:
         return False
+    count = 0  # in a register: reading counts[p - 1] back would wait on the last store
     counts[start] = 0
     for p in range(start + 1, end):
-        counts[p] = counts[p - 1] + (fv[p] == fv[p - 1])
+        count += fv[p] == fv[p - 1]
+        counts[p] = count
     return True
 
 
@@ -488,15 +490,16 @@ def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
     left = start
     right = 0
     for p in range(start, end):
+        # both destinations are written, one kept: no branch to mispredict on random sides
         i = order[p]
-        if side[i]:
-            order[left] = i
-            vals[left] = vals[p]
-            left += 1
-        else:
-            tmp[right] = i
-            tmp_vals[right] = vals[p]
-            right += 1
+        v = vals[p]
+        order[left] = i
+        vals[left] = v
+        tmp[right] = i
+        tmp_vals[right] = v
+        go_left = np.int64(side[i])
+        left += go_left
+        right += 1 - go_left
     copy_into(order[left:end], tmp[:right])
     copy_into(vals[left:end], tmp_vals[:right])
 
