@@ -257,14 +257,18 @@ function bar(component) {
     if (on && !s.timer.running) {
       s.timer.running = true;
       (async () => {
+        // rounds fall due every PLAY_MS from the start: a timer that fires late (the
+        // browser was painting) shortens the next wait instead of slowing the play
+        let due = performance.now();
         while (s.timer) {
-          const start = performance.now();
+          due += PLAY_MS;
           if (s.m + 1 > s.M) { s.playing(false); s.settle(); break; }
           s.show(s.m + 1);
           await follow(s.m, s.M);
           s.link();
-          const rest = Math.max(0, PLAY_MS - (performance.now() - start));
-          await new Promise((r) => setTimeout(r, rest));
+          const now = performance.now();
+          due = Math.max(due, now - PLAY_MS);  // charts slower than that: no rush after them
+          await new Promise((r) => setTimeout(r, Math.max(0, due - now)));
         }
       })();
     }

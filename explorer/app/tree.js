@@ -378,8 +378,10 @@ function update(fig, rec, m, meta, boundaryLines) {
   }
   const absMax = (a) => a.reduce((top, v) => Math.max(top, Math.abs(v)), 0);
   const fmax = Math.max(absMax(before), absMax(after), 0.5), smax = Math.max(absMax(step), 1e-9);
-  const rows = (F) => Array.from({ length: ny },
-                                (_, i) => Array.from(F.subarray(i * nx, (i + 1) * nx), f32));
+  const rows = (F) => {  // float32 rows, as the server sends them (and plotly.js takes fastest)
+    const f = Float32Array.from(F);
+    return Array.from({ length: ny }, (_, i) => f.subarray(i * nx, (i + 1) * nx));
+  };
   const maps = [before, step, after];
   let k = 0;
   for (const trace of fig.data) {
@@ -503,7 +505,8 @@ function share(value, old) {
   }
   if (isDict(value) && isDict(old)) {
     const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, share(v, old[k])]));
-    const same = Object.keys(old).length === Object.keys(parts).length
+    // an axis's "type": plotly.js writes the type it infers into the layout it is given
+    const same = Object.keys(old).every((k) => k in parts || k === "type")
       && Object.entries(parts).every(([k, v]) => v === old[k]);
     return same ? old : parts;
   }
