@@ -12,11 +12,22 @@ import io
 import os
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .data import MAX_CLASSES, MAX_ROWS, TASKS, DataError, Dataset
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _pd():
+    """pandas, imported when a file is first read: it takes 0.2 s, and the app's first page
+    needs none of it."""
+    import pandas
+    return pandas
+
 
 MAX_BYTES = 10 * 1024 * 1024
 # A file can be small and still declare a huge number of columns on one line;
@@ -127,10 +138,10 @@ def read_table(file, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) ->
         raise DataError(f"The file has more than {MAX_COLUMNS:,} columns. "
                         "Keep only the columns you need and upload it again.")
     try:
-        cells = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str,
+        cells = _pd().read_csv(io.StringIO(text), sep=sep, header=None, dtype=str,
                             na_filter=False, skipinitialspace=True,
                             nrows=max_rows + 2)  # a header plus one row too many
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
+    except (_pd().errors.ParserError, _pd().errors.EmptyDataError, ValueError) as error:
         raise DataError(
             f"The file could not be read as a table ({_first_line(error)}). Check that "
             f"every row has the same number of values, separated by a {_SEPARATOR_NAMES[sep]}."
@@ -315,7 +326,7 @@ def _parse(cells, decimal_comma):
     """Numbers of a column of text cells; NaN where a cell is not a number."""
     if decimal_comma:
         cells = cells.str.replace(",", ".", regex=False)
-    return pd.to_numeric(cells, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    return _pd().to_numeric(cells, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def _missing(cells):
@@ -334,7 +345,8 @@ def _has_header(cells, decimal_comma):
     for column, value in first.items():
         rest = cells[column].iloc[1:]
         looks_like_data = (value.lower() in _MISSING
-                           or not np.isnan(_parse(pd.Series([value], dtype=str), decimal_comma)[0])
+                           or not np.isnan(_parse(_pd().Series([value], dtype=str),
+                                                  decimal_comma)[0])
                            or (rest == value).any())
         if not looks_like_data:
             return True
@@ -398,7 +410,7 @@ def _classes(table, column):
     numbers = _parse(cells, table.decimal_comma)
     if not np.isnan(numbers).any():
         # Numeric labels: "1" and "1.0" are the same class, and 10 sorts after 9.
-        keys, shown = numbers, pd.Series(numbers).map("{:g}".format).to_numpy()
+        keys, shown = numbers, _pd().Series(numbers).map("{:g}".format).to_numpy()
     else:
         keys, shown = cells.to_numpy(dtype=str), cells.to_numpy(dtype=str)
     values, first_index, y = np.unique(keys, return_index=True, return_inverse=True)
