@@ -30,6 +30,14 @@ def test_presented_is_pure_and_scales_markers(moons_fit):
     assert big.layout.legend.y == pytest.approx(1.5 * fig.layout.legend.y)
 
 
+def test_presented_scales_a_rounds_markers_too(moons_fit):
+    fig = figures.curves(moons_fit, 3)
+    big = figures.presented(fig, scale=1.5)
+    marks = [(s, b) for s, b in zip(fig.layout.shapes, big.layout.shapes) if s.type == "circle"]
+    assert marks and all(b.x1 == pytest.approx(1.5 * s.x1) and b.y0 == pytest.approx(1.5 * s.y0)
+                         and (b.xanchor, b.yanchor) == (s.xanchor, s.yanchor) for s, b in marks)
+
+
 def test_wrap_breaks_at_clauses_and_keeps_every_word():
     text = "Leaf 4 of tree 10 is pure: L_R keeps falling, no finite minimiser (Newton step 1.3)"
     wrapped = theme.wrap(text, 18, 340)

@@ -338,7 +338,9 @@ function regions(fig, rec, m, meta) {
     shapes.push({ type: "rect", x0: 0, x1: 0, y0: 0, y1: 0, layer: "below", fillcolor: clear,
                   opacity: 0, line: { color: clear, width: 0 } });
   }
-  while (notes.length < meta.slots) notes.push({ x: 0, y: 0, text: " ", showarrow: false, opacity: 0 });
+  while (notes.length < meta.slots) {
+    notes.push({ x: 0, y: 0, text: " ", showarrow: false, opacity: 0 });
+  }
   const data = fig.data;
   const groups = rec.classifier ? 2 : 1;
   if (rec.a.bag) {  // this round's subsample: each group's in-bag points, then the rest
