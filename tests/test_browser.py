@@ -495,6 +495,18 @@ def frames_sent(page) -> list:
     return sent
 
 
+def open_settled(browser, server, path: str, charts: int):
+    """A page at ``path`` with its ``charts`` drawn, once it has sent what a page sends as it
+    settles after loading; and the list of the messages it sends from then on."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    sent = frames_sent(page)
+    page.goto(server.url + path)
+    wait_ready(page, charts)
+    page.wait_for_timeout(1500)
+    wait_ready(page)
+    return page, sent
+
+
 def wait_sent(page, sent: list, count: int) -> None:
     """Wait until the page has sent ``count`` messages, then until the run they ask for
     is over."""
@@ -536,12 +548,7 @@ def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser
 def test_what_the_browser_draws_is_what_the_server_draws(app_server, browser):
     """The probability map and its boundary stepped in the browser equal the server's
     figure of the same round, which replaces them after the rerun."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    sent = frames_sent(page)
-    page.goto(app_server.url + "/?round=5&n=600")
-    wait_ready(page, 2)
-    page.wait_for_timeout(1500)
-    wait_ready(page)
+    page, sent = open_settled(browser, app_server, "/?round=5&n=600", 2)
     before = len(sent)
     for _ in range(3):
         page.keyboard.press("PageDown")
@@ -600,12 +607,7 @@ def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, brow
     """Tree m's regions, the update and the diagram follow the round in the browser (no
     message to the server while stepping), and what they draw equals the server's figures
     of the same round, which replace them after the one rerun."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    sent = frames_sent(page)
-    page.goto(app_server.url + path)
-    wait_ready(page, 3)
-    page.wait_for_timeout(1500)
-    wait_ready(page)
+    page, sent = open_settled(browser, app_server, path, 3)
     start = current_round(page)
     regions = "document.querySelector('.explorer-chart[data-view=regions]')"
     for step in range(3):
@@ -672,12 +674,7 @@ def test_a_rounds_markers_move_in_the_browser_as_the_server_draws_them(app_serve
     """The loss curves' and a sample's markers (and the round's rule) follow the round in
     the browser by a layout change alone: plotly.js recomputes none of the chart's traces.
     They land where the server's figure of that round puts them."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    sent = frames_sent(page)
-    page.goto(app_server.url + path)
-    wait_ready(page, 1)
-    page.wait_for_timeout(1500)
-    wait_ready(page)
+    page, sent = open_settled(browser, app_server, path, 1)
     page.evaluate(MARKS)  # remember the traces' computed data
     for m in (5, 6):
         before = len(sent)

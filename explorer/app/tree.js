@@ -501,9 +501,12 @@ function share(value, old) {
   const listed = (v) => Array.isArray(v) || ArrayBuffer.isView(v);
   if (listed(value) && listed(old)) {
     if (value.length !== old.length) return value;
+    if (ArrayBuffer.isView(value) || typeof value[0] !== "object") {  // numbers: no parts
+      for (let i = 0; i < value.length; i++) if (value[i] !== old[i]) return value;
+      return old;
+    }
     const parts = Array.from(value, (v, i) => share(v, old[i]));
-    return parts.every((v, i) => v === old[i]) ? old
-      : (ArrayBuffer.isView(value) ? value : parts);
+    return parts.every((v, i) => v === old[i]) ? old : parts;
   }
   if (isDict(value) && isDict(old)) {
     const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, share(v, old[k])]));
