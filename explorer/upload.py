@@ -139,8 +139,8 @@ def read_table(file, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) ->
                         "Keep only the columns you need and upload it again.")
     try:
         cells = _pd().read_csv(io.StringIO(text), sep=sep, header=None, dtype=str,
-                            na_filter=False, skipinitialspace=True,
-                            nrows=max_rows + 2)  # a header plus one row too many
+                               na_filter=False, skipinitialspace=True,
+                               nrows=max_rows + 2)  # a header plus one row too many
     except (_pd().errors.ParserError, _pd().errors.EmptyDataError, ValueError) as error:
         raise DataError(
             f"The file could not be read as a table ({_first_line(error)}). Check that "
