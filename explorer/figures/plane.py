@@ -337,8 +337,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     hover has the leaf's numbers); training points carry -1 - index in ``customdata[0]``.
     ``vmax`` is the largest |gamma| of the colour scale, used for the box fills and named
     in the colour bar's title; by default this tree's own (:func:`leaf_value_range` of
-    several rounds shares one). Every round's figure holds as many boxes and labels
-    (:func:`~explorer.numbers.summaries.most_leaves`), the unused ones transparent.
+    several rounds shares one). Every round's figure holds as many boxes and labels.
     With K >= 3 classes: tree k of round m.
     """
     if m < 1:
