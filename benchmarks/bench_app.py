@@ -13,7 +13,7 @@ Debian's /usr/bin/chromium with Playwright, and prints:
   names a round names the new one (the charts are redrawn); where the browser steps on
   its own (stepper.js) that needs no server, elsewhere it waits for the one rerun;
 - plotly.js's own redraw of the same charts in the same page (Plotly.react of each
-  chart's current data as a new figure), and step / redraw;
+  chart's current data as a new figure, measured after each step), and step / redraw;
 - messages sent to the server during a burst of 10 steps, and after it;
 - server time per step: the same step run by AppTest in-process (Python only).
 
@@ -197,7 +197,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                 page.wait_for_function(ROUND_TITLES, arg=10)
                 page.wait_for_timeout(1500)
                 in_browser = page.evaluate(FOLLOWING) > 0
-                times = []
+                times, redraws = [], []
                 for k in range(11, 11 + steps):
                     start = time.perf_counter()
                     try:
@@ -205,6 +205,9 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                             times.append(page.evaluate(STEP_IN_PAGE) / 1000)
                             page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
                             settled(page, sent)  # let its one rerun come and go
+                            # the redraw of this round's charts, between the steps: a slow
+                            # spell of the machine weighs on both sides of the ratio
+                            redraws.append(page.evaluate(REDRAW))
                             continue
                         next_round(page).click(timeout=20_000)
                         page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
@@ -216,7 +219,7 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                     times.append(time.perf_counter() - start)
                 times.sort()
                 page.wait_for_timeout(1000)
-                redraw = statistics.median([page.evaluate(REDRAW) for _ in range(5)])
+                redraw = statistics.median(redraws or [page.evaluate(REDRAW) for _ in range(5)])
                 k = 11 + steps
                 page.wait_for_timeout(1500)
                 before = len(sent)
