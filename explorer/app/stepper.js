@@ -107,8 +107,8 @@ const FOLLOW = {
     for (let i = 0; i < ys.length; i++) z.push(p.subarray(i * xs.length, (i + 1) * xs.length));
     const [bx, by] = boundaryLines(xs, ys, F);
     const Fp = record.pointsF(m);
-    // each point's index, from the data plotly decoded (the figure's own is base64)
-    const points = meta.points.map((k) => Array.from(gd._fullData[k].customdata,
+    // each point's index (component.js decoded the figure's arrays)
+    const points = meta.points.map((k) => Array.from(gd.data[k].customdata,
       (c) => [c[0], SIGMOID(meta.scale * Fp[c[0]])]));
     return [[{ z: [z] }, [0]], [{ x: [bx], y: [by] }, [1]],
             [{ customdata: points }, meta.points]];

@@ -453,18 +453,14 @@ def _point_groups(trace, classes):
     return [(names[c], CLASS_COLORS[c], trace.y == c) for c in (0, 1)]
 
 
-def _leaf_marks(trace, m, nodes, xs, ys, hover, size, colour=None, k=0):
+def _leaf_marks(trace, m, nodes, xs, ys, hover, size):
     """Invisible markers at the leaves' label positions: hover text, a click selects the
-    leaf (its node id in ``customdata[0]``); with ``colour`` (a colour scale, or the
-    shared colour axis) they are coloured by the leaf values and carry the colour bar."""
-    gammas = [float(finite(trace.tree(m, k)["value"][node])) for node in nodes]
-    marker = dict(size=size, opacity=0.0)
-    if colour is not None:
-        marker.update(color=gammas, **colour)
+    leaf (its node id in ``customdata[0]``)."""
+    gammas = [float(finite(trace.tree(m)["value"][node])) for node in nodes]
     return dict(type="scatter", x=xs, y=ys, mode="markers",
                 customdata=f32(np.column_stack([nodes, gammas])) if len(nodes) else None,
                 hovertext=hover, hoverinfo="text", name="leaf value γ", showlegend=False,
-                marker=marker)
+                marker=dict(size=size, opacity=0.0))
 
 
 def _leaf_hover(trace, m, node, k=0) -> str:
