@@ -5,35 +5,51 @@ Run with ``streamlit run app.py`` (or ``make app``). Every run draws the sidebar
 sessions), then runs the page the address names. The pages live in ``pages/``
 and only lay out views; ``explorer/app/`` is the Streamlit side (state, controls,
 charts), ``explorer/figures/`` the charts.
+
+``streamlit run app.py`` first imports this file as a module, finds the server at the
+bottom (an ASGI app: Streamlit's own, see ``explorer/app/server.py``) and starts it; each
+visit then runs the file as Streamlit's script, named ``__main__``.
 """
 
 import streamlit as st
 
-from explorer.app import assets
+if __name__ == "__main__":
+    from explorer.app import assets
 
-# the tab's icon is a file of ours: a Material icon would be fetched from Google's servers
-st.set_page_config(page_title="Boosting Explorer", page_icon=str(assets.ICON),
-                   layout="wide", initial_sidebar_state="expanded")
+    # the tab's icon is a file of ours: a Material icon would be fetched from Google's servers
+    st.set_page_config(page_title="Boosting Explorer", page_icon=str(assets.ICON),
+                       layout="wide", initial_sidebar_state="expanded")
 
-PAGES = [
-    st.Page("pages/model.py", title="Model", icon=":material/scatter_plot:", url_path="model",
-            default=True),
-    st.Page("pages/tree.py", title="Tree", icon=":material/account_tree:", url_path="tree"),
-    st.Page("pages/sample.py", title="Sample", icon=":material/my_location:",
-            url_path="sample"),
-    st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:", url_path="curves"),
-    st.Page("pages/slides.py", title="Slides", icon=":material/slideshow:", url_path="slides"),
-    st.Page("pages/leaf_maths.py", title="Leaf maths", icon=":material/functions:",
-            url_path="leaf_maths"),
-    st.Page("pages/splits.py", title="Splits", icon=":material/call_split:", url_path="splits"),
-    st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
-]
+    PAGES = [
+        st.Page("pages/model.py", title="Model", icon=":material/scatter_plot:",
+                url_path="model", default=True),
+        st.Page("pages/tree.py", title="Tree", icon=":material/account_tree:", url_path="tree"),
+        st.Page("pages/sample.py", title="Sample", icon=":material/my_location:",
+                url_path="sample"),
+        st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:",
+                url_path="curves"),
+        st.Page("pages/slides.py", title="Slides", icon=":material/slideshow:",
+                url_path="slides"),
+        st.Page("pages/leaf_maths.py", title="Leaf maths", icon=":material/functions:",
+                url_path="leaf_maths"),
+        st.Page("pages/splits.py", title="Splits", icon=":material/call_split:",
+                url_path="splits"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare:",
+                url_path="compare"),
+    ]
 
-page = st.navigation(PAGES, position="top")
-st.sidebar.markdown("### :material/forest: Boosting Explorer")
-assets.preload()  # plotly.js loads in the browser while the engine is imported and fits
+    page = st.navigation(PAGES, position="top")
+    st.sidebar.markdown("### :material/forest: Boosting Explorer")
+    assets.preload()  # plotly.js runs in the browser while the engine is imported and fits
 
-from explorer import app  # noqa: E402  (about a second on a server's first run)
+    from explorer import app  # about a second on a server's first run
 
-app.setup()
-page.run()
+    app.setup()
+    try:
+        page.run()
+    finally:  # also after a page's st.stop or st.rerun
+        app.finish()
+else:
+    from explorer.app.server import middleware
+
+    streamlit_app = st.App(__file__, middleware=middleware())

@@ -42,10 +42,12 @@ def assert_clean(at: AppTest, errors_allowed: bool = False) -> None:
 
 
 def chart_payloads(at: AppTest) -> list[dict]:
-    """What each chart component was given: the figure JSON, the plotly config, the view."""
+    """What each chart component was given: the figure JSON, the plotly config, the view
+    (config and step decoded: they go as JSON text)."""
     payloads = [json.loads(c.proto.json) for c in at.get("bidi_component")
                 if c.proto.component_name == "explorer_chart"]
-    return [p for p in payloads if "figure" in p]
+    return [{**p, "config": json.loads(p["config"]), "step": json.loads(p["step"])}
+            for p in payloads if "figure" in p]
 
 
 def charts(at: AppTest) -> list[dict]:

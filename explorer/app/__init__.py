@@ -16,7 +16,8 @@ _FROM = {
     "fmt": ("..text", "number"),
     "chart": (".component", "chart"), "figure": (".component", "figure"),
     "preload": (".assets", "preload"),
-    **{name: (".context", name) for name in ("lesson", "md_escape", "page", "setup", "variant")},
+    **{name: (".context", name)
+       for name in ("finish", "lesson", "md_escape", "page", "setup", "variant")},
     **{name: (".controls", name) for name in ("MAX_POINT_ROUNDS", "field")},
     "edit_points": (".drawing", "edit_from"),
     **{name: (".stepper", name) for name in (

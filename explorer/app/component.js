@@ -59,17 +59,19 @@ export default function (component) {
   gd.__draw = Boolean(data.draw);
   gd.setAttribute("data-view", data.view);
   const figure = JSON.parse(data.figure);
+  const step = JSON.parse(data.step);
+  const config = JSON.parse(data.config);
   figure.data = decoded(figure.data || []);
   // a view the browser redraws whole (tree.js) starts from the server's figure as sent
-  gd.__figure = data.step && data.step.kind === "tree" ? structuredClone(figure) : null;
-  if (data.step) {  // how the chart follows the round in the browser (stepper.js)
-    figure.layout.meta = { ...(figure.layout.meta || {}), step: data.step };
+  gd.__figure = step && step.kind === "tree" ? structuredClone(figure) : null;
+  if (step) {  // how the chart follows the round in the browser (stepper.js)
+    figure.layout.meta = { ...(figure.layout.meta || {}), step };
   }
   gd.style.minHeight = (figure.layout.height || 450) + "px";
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
   // keep the first config and only update the image file name, which names the round.
-  if (!gd.__config) gd.__config = data.config;
-  const imageOptions = data.config.toImageButtonOptions;
+  if (!gd.__config) gd.__config = config;
+  const imageOptions = config.toImageButtonOptions;
   loadPlotly(data.plotly).then((Plotly) =>
     Plotly.react(gd, figure.data, figure.layout, gd.__config).then(() => {
       if (gd._context && gd._context.toImageButtonOptions) {

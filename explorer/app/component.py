@@ -89,9 +89,12 @@ def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_s
             points = []
         if on_select is not None and points:
             on_select(key, points)
-    chart_component()(key=key, data={"figure": drawn.json, "config": config, "plotly": url,
-                                "view": view, "step": step, "draw": draw},
-                 on_click_change=clicked)
+    # config and step go as JSON text: a dict among a component's data makes Streamlit
+    # check it for a data frame, which imports pandas and pyarrow (0.2 s of a first run)
+    chart_component()(key=key, data={"figure": drawn.json, "config": json.dumps(config),
+                                     "plotly": url, "view": view, "step": json.dumps(step),
+                                     "draw": draw},
+                      on_click_change=clicked)
 
 
 def _points(key: str) -> list[dict]:

@@ -100,17 +100,13 @@ LOADED = 2.0  # seconds: the first parts took less, so numba's cache held them
 
 def _wait_for_first_parts(engine: warmup.Background) -> None:
     """Hold the run until the default page's parts are compiled, saying which part is
-    compiling and about how long is left. When they came from numba's cache, the rest
-    does too, in a second or so: wait for it as well, so that no background work, progress
-    bar or rerun comes after the first chart."""
+    compiling and about how long is left."""
     first = len(warmup.FIRST)
     if not engine.wait(first, timeout=0):
         box = st.empty()
         while not engine.wait(first, timeout=0.5):
             box.info(compiling_message(engine), icon=":material/hourglass_top:")
         box.empty()
-    if sum(engine.seconds.get(part.name, LOADED) for part in warmup.FIRST) < LOADED:
-        engine.wait(timeout=10 * LOADED)
 
 
 def compiling_message(engine: warmup.Background) -> str:
@@ -188,9 +184,7 @@ def _fitted_with_grid(state: State, data_key: str, train, valid):
 
 def setup() -> None:
     """Draw the sidebar, make the data and the fit, and keep them for the page."""
-    engine = _engine()
-    _wait_for_first_parts(engine)
-    _rest_progress(engine)
+    engine = _engine()  # numba's cache loads on its thread while the sidebar is drawn
     state = store.current()
     got = controls.data(state)
     controls.fit(state)
@@ -202,7 +196,19 @@ def setup() -> None:
     goto = st.session_state.pop(controls.GOTO, None)
     if goto:
         st.switch_page(f"pages/{goto}.py")
+    _wait_for_first_parts(engine)
     st.session_state[_CTX] = (None, got) if isinstance(got, str) else _context(state, *got)
+
+
+def finish() -> None:
+    """After the page: the rest of the engine. When the first parts came from numba's
+    cache, the rest does too, in a second or so: wait for it here, once the page is on its
+    way, so that no progress bar or rerun comes after the first chart. Else its progress
+    shows in the sidebar."""
+    engine = _engine()
+    if sum(engine.seconds.get(part.name, LOADED) for part in warmup.FIRST) < LOADED:
+        engine.wait(timeout=10 * LOADED)
+    _rest_progress(engine)
 
 
 def _context(state: State, train, held, data_key: str, note: str):
