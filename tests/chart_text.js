@@ -101,7 +101,9 @@
   }
 
   window.chartTextProblems = function (tolerance = 1.5) {
-    const graphs = [...document.querySelectorAll(".js-plotly-plot")];
+    // not the charts out of sight (stepper.js measures labels in one while the page rests)
+    const graphs = [...document.querySelectorAll(".js-plotly-plot")]
+      .filter((gd) => !gd.closest("[aria-hidden=true]"));
     const roots = graphs.length ? graphs : [...document.querySelectorAll("body > svg")];
     return roots.map((root, index) => {
       const svg = root.tagName.toLowerCase() === "svg" ? root : root.querySelector(".main-svg");

@@ -107,6 +107,27 @@ def caption_text(page) -> str:
 # --- loading --------------------------------------------------------------------------
 
 
+def test_the_page_preloads_plotly_js_and_the_chart_uses_that_copy(browser, app_server):
+    """app.py's server names plotly.js in a Link header of every HTML page, so the browser
+    fetches it while Streamlit's frontend loads; the chart then runs that one copy."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    response = page.goto(app_server.url + "/tree?n=300&round=3")
+    link = response.headers.get("link", "")
+    assert "rel=preload" in link and "as=script" in link, link
+    url = link.split(">")[0].lstrip("<")
+    assert url.startswith("/app/static/plotly-") and url.endswith(".min.js"), url
+    wait_ready(page, 3)
+    fetches = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(e => /plotly-.*\\.min\\.js/.test(e.name) || /BidiComponent/.test(e.name))
+        .map(e => [e.name, e.startTime])""")
+    plotly = [t for name, t in fetches if name.endswith(url)]
+    assert len(plotly) == 1, fetches  # fetched once: the script tag used the preloaded copy
+    assert all(plotly[0] < t for name, t in fetches if "BidiComponent" in name), fetches
+    assert page.evaluate("typeof Plotly.react") == "function"
+    page.close()
+
+
 def test_first_page_loads_with_charts_and_no_exception(app_server, browser):
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(300_000)  # a cold numba cache may still compile in the server
@@ -630,6 +651,43 @@ def test_the_tree_page_steps_in_the_browser_as_the_server_draws(app_server, brow
             server = json.loads(page.evaluate(DRAWN, view))
             for key in server:
                 assert mine[view][key] == server[key], (m, view, key)
+    no_exception(page)
+    page.close()
+
+
+# every label plotly.js measures (it measures a label it has not drawn before, and keeps
+# the size): plotly.js's bBox copies the label into its tester and reads its box
+LABELS_MEASURED = """() => {
+    const box = Element.prototype.getBoundingClientRect;
+    window.__measured = [];
+    Element.prototype.getBoundingClientRect = function () {
+        const text = this.getAttribute && this.getAttribute('data-unformatted');
+        if (text !== null && this.closest && this.closest('#js-plotly-tester')) {
+            window.__measured.push(text);
+        }
+        return box.call(this);
+    };
+}"""
+
+
+def test_the_next_rounds_labels_are_measured_before_the_step(app_server, browser):
+    """At rest the Tree page draws the labels of the rounds next to the one on screen in a
+    hidden chart, so that a step to either finds them measured: the step measures no leaf
+    label (γ = ...) or node label (n = ...) of its own, where without it it measures
+    each new one. The hidden chart is gone again."""
+    page, sent = open_settled(browser, app_server, "/tree?round=3&n=600", 3)
+    page.evaluate(LABELS_MEASURED)
+    for m, key, rest in ((4, "PageDown", 3), (3, "PageUp", 4), (4, "PageDown", 3)):
+        page.wait_for_function(f"document.documentElement.dataset.warmed === '{rest}'")
+        page.evaluate("window.__measured = []")
+        before = len(sent)
+        page.keyboard.press(key)
+        titles_at_round(page, m)
+        measured = page.evaluate("window.__measured")
+        assert not [t for t in measured if "γ =" in t or "n=" in t or "n =" in t], measured
+        wait_sent(page, sent, before + 1)
+    assert page.evaluate("[...document.querySelectorAll('.js-plotly-plot')]"
+                         ".every(gd => gd.classList.contains('explorer-chart'))")
     no_exception(page)
     page.close()
 

@@ -176,20 +176,69 @@ async function redraw(m, M) {
   }
 }
 
+// plotly.js measures every label it has not drawn before (a forced layout of the page
+// each), and keeps the sizes: a Tree page step brings some 25 new labels, about 40 ms here.
+// While the page rests, the labels of the rounds next to the one on screen are drawn in a
+// hidden chart, so that a step to either finds them measured (the page says which round's
+// neighbours are: html's data-warmed). A step (or Play) stops it.
+let warming = 0;
+const restful = (f) => (window.requestIdleCallback
+  ? new Promise((r) => window.requestIdleCallback(() => r(f()), { timeout: 1000 }))
+  : new Promise((r) => setTimeout(() => r(f()), 50)));
+
+async function warm(m, M) {
+  const ticket = ++warming;
+  for (const r of [m + 1, m - 1]) {
+    if (r < 1 || r > M) continue;
+    for (const gd of following()) {
+      const meta = gd.layout.meta.step;
+      if (meta.kind !== "tree") continue;
+      const rec = await record(meta.record);
+      const views = await treeViews();
+      if (ticket !== warming) return;
+      await restful(async () => {
+        if (ticket !== warming) return;
+        const { layout } = views.draw(gd.__figure, rec, r, meta, boundaryLines);
+        // the labels alone (no trace, no box, no title to be taken for the chart's), in a
+        // chart out of sight, gone once measured
+        const div = document.createElement("div");
+        div.setAttribute("aria-hidden", "true");
+        div.style.cssText = "position:fixed;left:-10000px;top:0;visibility:hidden";
+        document.body.appendChild(div);
+        try {
+          await window.Plotly.newPlot(div, [], { ...layout, title: { text: "" }, shapes: [],
+                                                 images: [] }, { staticPlot: true });
+        } finally {
+          window.Plotly.purge(div);
+          div.remove();
+        }
+      });
+    }
+  }
+  if (ticket === warming) document.documentElement.dataset.warmed = String(m);  // for tests
+}
+
 // One redraw at a time, always of the latest round asked for: a burst of steps faster
 // than the charts can be drawn skips the rounds in between instead of queueing them.
 let drawing = null, wanted = null;
-function follow(m, M) {
+function follow(m, M, { rest = true } = {}) {
   wanted = [m, M];
+  warming++;  // the warm-up of the last round's neighbours stops at its next chart
   if (drawing) return drawing;
   drawing = (async () => {
+    let r, last;
     while (wanted) {
-      const [r, last] = wanted;
+      [r, last] = wanted;
       wanted = null;
       try { await redraw(r, last); } catch (error) { console.error("stepper:", error); }
     }
     drawing = null;
     document.dispatchEvent(new CustomEvent("explorer-drawn"));
+    // after the frame that shows this round is painted: never in its way
+    if (rest) {
+      requestAnimationFrame(() => setTimeout(() => warm(r, last).catch(
+        (error) => console.error("stepper:", error))));
+    }
   })();
   return drawing;
 }
@@ -264,7 +313,7 @@ function bar(component) {
           due += PLAY_MS;
           if (s.m + 1 > s.M) { s.playing(false); s.settle(); break; }
           s.show(s.m + 1);
-          await follow(s.m, s.M);
+          await follow(s.m, s.M, { rest: false });
           s.link();
           const now = performance.now();
           due = Math.max(due, now - PLAY_MS);  // charts slower than that: no rush after them
