@@ -243,14 +243,15 @@ def _partition3(keys, lo, n, pivot, scratch):
     Its loop (:func:`_partition3_loop`) mispredicts about one branch an element on
     unsorted data; it still runs when few values are on the wrong side. Otherwise its
     outcome is rebuilt in branch-free passes: the m values <= pivot end in [0, m), so
-    the loop reads [0, m) from the left and [m, n) from the right, and the j-th value > pivot read on the left trades places with the j-th
-    value <= pivot read on the right. On the left, values < pivot then land at l in
-    that order, and an equal run [l, i) moves its first value to its end whenever a
-    smaller value is swapped past it. On the right, each value > pivot lands one place
-    lower than it was, the first large value from the left lands at n - 1, and the
-    next ones take the places of the right's small values, in order. The one exception
-    is a[m]: when it is large, the loop reads it last, from place m, so it counts as the
-    left's last large value. Rows 1-5 of ``scratch`` are buffers at least n + 2 long.
+    the loop reads [0, m) from the left and [m, n) from the right, and the j-th value
+    > pivot read on the left trades places with the j-th value <= pivot read on the
+    right. On the left, values < pivot then land at l in that order, and an equal run
+    [l, i) moves its first value to its end whenever a smaller value is swapped past
+    it. On the right, each value > pivot lands one place lower than it was, the first
+    large value from the left lands at n - 1, and the next ones take the places of the
+    right's small values, in order. The one exception is a[m]: when it is large, the
+    loop reads it last, from place m, so it counts as the left's last large value.
+    Rows 1-5 of ``scratch`` are buffers at least n + 2 long.
     Returns (l, r) of the loop.
     """
     if _mostly_in_place(keys, lo, n, pivot):
