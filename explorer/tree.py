@@ -217,9 +217,10 @@ def _rotate(buf, size, k):
     if size < 2 or k % size == 0:
         return
     k %= size
-    _reverse(buf, 0, k)
+    zero = np.int64(0)  # typed: a literal would compile _reverse once more
+    _reverse(buf, zero, k)
     _reverse(buf, k, size)
-    _reverse(buf, 0, size)
+    _reverse(buf, zero, size)
 
 
 @njit(cache=True, nogil=True)
@@ -259,8 +260,10 @@ def _partition3(keys, lo, n, pivot, scratch):
     m = n - _count_above(keys, lo, lo + n, pivot)
     small, small_at, large, large_at, equal = (scratch[1], scratch[2], scratch[3],
                                                scratch[4], scratch[5])
-    n_swaps = _compact_side(keys, lo + n - 1, lo + m - 1, -1, pivot, False, small, small_at)
-    _compact_side(keys, lo, lo + m, 1, pivot, True, large, large_at)
+    # typed arguments: literals would compile _compact_side once for each call
+    n_swaps = _compact_side(keys, lo + n - 1, lo + m - 1, np.int64(-1), pivot, np.False_,
+                            small, small_at)
+    _compact_side(keys, lo, lo + m, np.int64(1), pivot, np.True_, large, large_at)
     n_large = n_swaps
     if m < n and (keys[lo + m] >> _SHIFT) > pivot:
         large[n_large] = keys[lo + m]
@@ -268,7 +271,7 @@ def _partition3(keys, lo, n, pivot, scratch):
     for j in range(n_swaps):
         keys[large_at[j]] = small[j]
     n_less = 0
-    n_equal = 0
+    n_equal = np.int64(0)  # typed: a literal would compile _rotate once more
     rotated_at = 0
     for p in range(lo, lo + m):
         key = keys[p]
