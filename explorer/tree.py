@@ -109,7 +109,8 @@ def _sift_down(keys, lo, start, end):
     """scikit-learn's sift-down, bottom-up: its root moves down the path of larger children
     (the left one on ties) while the child is larger than the root. Values fall along that
     path, so the place it stops at is found from the path's end, climbing while values are
-    not larger: the same moves, with about half the comparisons (it usually goes deep)."""
+    not larger: the same moves, with about half the comparisons (it usually goes deep).
+    As in heapsort, the subtrees below ``start`` must be heaps already."""
     root = keys[lo + start]
     v = root >> _SHIFT
     node = start
@@ -155,154 +156,12 @@ def _insertion_sort(keys, lo, n):
 
 
 @njit(cache=True, nogil=True)
-def _count_above(keys, lo, hi, pivot):
-    k = 0
-    for p in range(lo, hi):  # no branch: this loop vectorises
-        k += (keys[p] >> _SHIFT) > pivot
-    return k
-
-
-@njit(cache=True, nogil=True)
-def _mostly_in_place(keys, lo, n, pivot):
-    """True when, on 64 evenly spaced keys, fewer than 1 in 8 lie on the wrong side of
-    pivot: sorted and nearly sorted data, where the partition loop predicts well."""
-    step = max(n // 64, 1)
-    n_seen = 0
-    n_above = 0
-    for p in range(lo, lo + n, step):
-        n_seen += 1
-        n_above += (keys[p] >> _SHIFT) > pivot
-    m = n_seen - n_above  # those <= pivot belong in the first m places
-    wrong = 0
-    for q in range(n_seen):
-        wrong += ((keys[lo + q * step] >> _SHIFT) > pivot) == (q < m)
-    return 8 * wrong < n_seen
-
-
-@njit(cache=True, nogil=True)
-def _partition3_loop(keys, lo, n, pivot):
-    """scikit-learn's 3-way partition loop itself: fast when its branches are predictable."""
-    i = 0
-    left = 0
-    right = n
-    while i < right:
-        key = keys[lo + i]
-        v = key >> _SHIFT
-        if v < pivot:
-            keys[lo + i] = keys[lo + left]
-            keys[lo + left] = key
-            i += 1
-            left += 1
-        elif v > pivot:
-            right -= 1
-            keys[lo + i] = keys[lo + right]
-            keys[lo + right] = key
-        else:
-            i += 1
-    return left, right
-
-
-@njit(cache=True, nogil=True)
-def _reverse(buf, lo, hi):
-    hi -= 1
-    while lo < hi:
-        buf[lo], buf[hi] = buf[hi], buf[lo]
-        lo += 1
-        hi -= 1
-
-
-@njit(cache=True, nogil=True)
-def _rotate(buf, size, k):
-    """Move buf[0] to the back k times (three reversals)."""
-    if size < 2 or k % size == 0:
-        return
-    k %= size
-    zero = np.int64(0)  # typed: a literal would compile _reverse once more
-    _reverse(buf, zero, k)
-    _reverse(buf, k, size)
-    _reverse(buf, zero, size)
-
-
-@njit(cache=True, nogil=True)
-def _compact_side(keys, lo, hi, step, pivot, large, values, where):
-    """Keys read from ``lo`` towards ``hi`` (excluded) by ``step``: those above pivot (or
-    not, when ``large`` is False) go to values[0:k] and their positions to where[0:k],
-    in the order read. Returns k. No branch: each is stored, then kept or overwritten."""
-    k = 0
-    for p in range(lo, hi, step):
-        key = keys[p]
-        values[k] = key
-        where[k] = p
-        k += ((key >> _SHIFT) > pivot) == large
-    return k
-
-
-@njit(cache=True, nogil=True)
-def _partition3(keys, lo, n, pivot, scratch):
-    """scikit-learn's 3-way partition of keys[lo:lo+n] around pivot, without its branches.
-
-    Its loop (:func:`_partition3_loop`) mispredicts about one branch an element on
-    unsorted data; it still runs when few values are on the wrong side. Otherwise its
-    outcome is rebuilt in branch-free passes: the m values <= pivot end in [0, m), so
-    the loop reads [0, m) from the left and [m, n) from the right, and the j-th value
-    > pivot read on the left trades places with the j-th value <= pivot read on the
-    right. On the left, values < pivot then land at l in that order, and an equal run
-    [l, i) moves its first value to its end whenever a smaller value is swapped past
-    it. On the right, each value > pivot lands one place lower than it was, the first
-    large value from the left lands at n - 1, and the next ones take the places of the
-    right's small values, in order. The one exception is a[m]: when it is large, the
-    loop reads it last, from place m, so it counts as the left's last large value.
-    Rows 1-5 of ``scratch`` are buffers at least n + 2 long.
-    Returns (l, r) of the loop.
-    """
-    if _mostly_in_place(keys, lo, n, pivot):
-        return _partition3_loop(keys, lo, n, pivot)
-    m = n - _count_above(keys, lo, lo + n, pivot)
-    small, small_at, large, large_at, equal = (scratch[1], scratch[2], scratch[3],
-                                               scratch[4], scratch[5])
-    # typed arguments: literals would compile _compact_side once for each call
-    n_swaps = _compact_side(keys, lo + n - 1, lo + m - 1, np.int64(-1), pivot, np.False_,
-                            small, small_at)
-    _compact_side(keys, lo, lo + m, np.int64(1), pivot, np.True_, large, large_at)
-    n_large = n_swaps
-    if m < n and (keys[lo + m] >> _SHIFT) > pivot:
-        large[n_large] = keys[lo + m]
-        n_large += 1
-    for j in range(n_swaps):
-        keys[large_at[j]] = small[j]
-    n_less = 0
-    n_equal = np.int64(0)  # typed: a literal would compile _rotate once more
-    rotated_at = 0
-    for p in range(lo, lo + m):
-        key = keys[p]
-        keys[lo + n_less] = key
-        v = key >> _SHIFT
-        n_less += v < pivot
-        if v == pivot:  # rare: the pivot's own value
-            _rotate(equal, n_equal, n_less - rotated_at)
-            rotated_at = n_less
-            equal[n_equal] = key
-            n_equal += 1
-    _rotate(equal, n_equal, n_less - rotated_at)
-    # the right: a[m] (large) was kept in ``large``; a small a[m] lands in the equal part
-    for p in range(lo + m + 1 if n_large > n_swaps else lo + m, lo + n):
-        keys[p - 1] = keys[p]
-    if n_large > 0:
-        keys[lo + n - 1] = large[0]
-    for j in range(min(n_swaps, n_large - 1)):
-        keys[small_at[j] - 1] = large[j + 1]
-    for q in range(n_equal):
-        keys[lo + n_less + q] = equal[q]
-    return n_less, m
-
-
-@njit(cache=True, nogil=True)
-def sort_segment(values, samples, lo, n, ties, known, scratch):
+def sort_segment(values, samples, lo, n, ties, known, keys):
     """Sort samples[lo:lo+n] by values, as scikit-learn's simultaneous_sort orders them.
 
     The recursion on the left part is kept on an explicit stack; the parts are
     disjoint, so the order in which they are finished does not change the result.
-    ``values`` is scratch afterwards; ``scratch`` holds 6 rows 2 longer than samples.
+    ``values`` is scratch afterwards; ``keys`` is a scratch array as long as samples.
 
     Only the order of equal values is unknown in advance: ``known[p]`` is the sample
     at sorted position p whenever its value is unique, and ``ties[p]`` counts the
@@ -312,7 +171,6 @@ def sort_segment(values, samples, lo, n, ties, known, scratch):
     """
     if n == 0:
         return
-    keys = scratch[0]
     first = lo
     size = n
     _pack(values, samples, keys, lo, n)
@@ -337,7 +195,24 @@ def sort_segment(values, samples, lo, n, ties, known, scratch):
                 n = 0
                 break
             maxd -= 1
-            left, right = _partition3(keys, lo, n, _median3(keys, lo, n), scratch)
+            pivot = _median3(keys, lo, n)
+            i = 0
+            left = 0
+            right = n
+            while i < right:
+                key = keys[lo + i]
+                v = key >> _SHIFT
+                if v < pivot:
+                    keys[lo + i] = keys[lo + left]
+                    keys[lo + left] = key
+                    i += 1
+                    left += 1
+                elif v > pivot:
+                    right -= 1
+                    keys[lo + i] = keys[lo + right]
+                    keys[lo + right] = key
+                else:
+                    i += 1
             stack[top, 0] = lo
             stack[top, 1] = left
             stack[top, 2] = maxd
@@ -712,7 +587,7 @@ def _scratch(n_samples, n_features):
     return (np.empty(n_samples, dtype=np.float32), np.arange(n_features),
             np.empty(n_features, dtype=np.int64), np.empty(n_samples, dtype=np.int64),
             np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.int64),
-            np.empty((6, n_samples + 2), dtype=np.uint64))
+            np.empty(n_samples, dtype=np.uint64))
 
 
 def reciprocals(n):

@@ -1,7 +1,7 @@
 """The engine's introsort (tree.sort_segment) leaves equal values in scikit-learn's order.
 
-Its partition runs in branch-free passes on unsorted data and its heapsort sifts bottom-up,
-so each is checked against scikit-learn's own sort (the test wrapper of
+Its heapsort sifts bottom-up (the same moves as scikit-learn's, fewer comparisons), so
+the whole sort is checked against scikit-learn's own sort (the test wrapper of
 sklearn.utils._sorting.simultaneous_sort, 3-way partition, as its splitter calls it), on
 data whose ties reach every path: equal runs around the pivot, sorted and rotated inputs
 (median-of-3 goes quadratic there and heapsort finishes the job), parts left tie-free.
@@ -34,8 +34,8 @@ def _ours(values, samples, lo):
     sorted_values[lo:lo + n] = np.sort(values + np.float32(0.0))
     ties = np.zeros(pad, dtype=np.int64)
     tree._tie_counts(sorted_values, lo, lo + n, ties)
-    scratch = np.empty((6, pad + 2), dtype=np.uint64)
-    tree.sort_segment(full, order, lo, n, ties, known, scratch)
+    keys = np.empty(pad, dtype=np.uint64)
+    tree.sort_segment(full, order, lo, n, ties, known, keys)
     return order[lo:lo + n]
 
 
