@@ -45,10 +45,8 @@ if __name__ == "__main__":
     from explorer import app  # about a second on a server's first run
 
     app.setup()
-    try:
-        page.run()
-    finally:  # also after a page's st.stop or st.rerun
-        app.finish()
+    page.run()  # a page that stops (no fit to show) calls app.finish itself first
+    app.finish()
 else:
     from explorer.app.server import middleware
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from explorer.numbers import warmup
 from explorer.numbers.warmup import Background, Part
 from explorer.process import ROOT
@@ -123,7 +125,8 @@ def test_the_message_names_the_part_and_the_measured_time():
             f"{len(warmup.PARTS)} ({warmup.PARTS[3].name})") in compiling_message(engine)
 
 
-def test_the_sidebar_shows_the_background_compiles_progress(monkeypatch, warm_engine):
+@pytest.mark.parametrize("query", [{}, {"data": "draw"}])  # a page that stops: no fit yet
+def test_the_sidebar_shows_the_background_compiles_progress(monkeypatch, warm_engine, query):
     from explorer.app import context
     release = threading.Event()
     parts = [*warmup.FIRST, Part("best-first trees", release.wait)]
@@ -134,11 +137,11 @@ def test_the_sidebar_shows_the_background_compiles_progress(monkeypatch, warm_en
         # page does not wait for the rest
         engine.seconds.update({part.name: 5.0 for part in warmup.FIRST})
         monkeypatch.setattr(context, "_engine", lambda: engine)
-        at = new_app().run()
+        at = new_app(**query).run()
         assert not at.exception
         [bar] = at.sidebar.get("progress")
         assert "part 3 of 3 (best-first trees)" in bar.proto.text
-        assert len(chart_payloads(at)) == 2  # the page is drawn meanwhile
+        assert len(chart_payloads(at)) == (1 if query else 2)  # the page is drawn meanwhile
     finally:
         release.set()
         engine.wait(timeout=60)

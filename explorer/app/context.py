@@ -1,7 +1,8 @@
 """One run's data and fit: the sidebar, the cached shared fits and grids, the page header.
 
-``app.py`` calls :func:`setup` once per run (sidebar controls, data, fit); each page
-calls :func:`page` for its header and the context. A fit is computed once per data +
+``app.py`` calls :func:`setup` once per run (sidebar controls, data, fit) and
+:func:`finish` after the page (the rest of the engine); each page calls :func:`page` for
+its header and the context. A fit is computed once per data +
 parameters and shared by every session (``st.cache_resource``, bounded); so is its grid.
 Uploads' fits are cached per session only.
 """
@@ -275,6 +276,7 @@ def page(title: str, drawing: bool = False) -> Context:
             draw.canvas(state, md_escape(error))
         elif error:
             st.error(md_escape(error), icon=":material/error:")
+        finish()  # what app.py would call after the page: nothing is drawn after st.stop
         st.stop()
     st.markdown(f"#### {title}")
     st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))

@@ -180,14 +180,14 @@ async function redraw(m, M) {
 // each), and keeps the sizes: a Tree page step brings some 25 new labels, about 40 ms here.
 // While the page rests, the labels of the rounds next to the one on screen are drawn in a
 // hidden chart, so that a step to either finds them measured (the page says which round's
-// neighbours are: html's data-warmed). A step (or Play) stops it.
-let warming = 0;
-const restful = (f) => (window.requestIdleCallback
+// neighbours are: html's data-warmed). Each step takes a new ticket: a warm-up holding an
+// older one stops at its next chart.
+let warmTicket = 0;
+const whenIdle = (f) => (window.requestIdleCallback
   ? new Promise((r) => window.requestIdleCallback(() => r(f()), { timeout: 1000 }))
   : new Promise((r) => setTimeout(() => r(f()), 50)));
 
-async function warm(m, M) {
-  const ticket = ++warming;
+async function warm(m, M, ticket) {
   for (const r of [m + 1, m - 1]) {
     if (r < 1 || r > M) continue;
     for (const gd of following()) {
@@ -195,9 +195,9 @@ async function warm(m, M) {
       if (meta.kind !== "tree") continue;
       const rec = await record(meta.record);
       const views = await treeViews();
-      if (ticket !== warming) return;
-      await restful(async () => {
-        if (ticket !== warming) return;
+      if (ticket !== warmTicket || !rec) return;  // a step came, or a new fit
+      await whenIdle(async () => {
+        if (ticket !== warmTicket || !gd.isConnected) return;
         const { layout } = views.draw(gd.__figure, rec, r, meta, boundaryLines);
         // the labels alone (no trace, no box, no title to be taken for the chart's), in a
         // chart out of sight, gone once measured
@@ -215,7 +215,7 @@ async function warm(m, M) {
       });
     }
   }
-  if (ticket === warming) document.documentElement.dataset.warmed = String(m);  // for tests
+  if (ticket === warmTicket) document.documentElement.dataset.warmed = String(m);  // tests
 }
 
 // One redraw at a time, always of the latest round asked for: a burst of steps faster
@@ -223,7 +223,8 @@ async function warm(m, M) {
 let drawing = null, wanted = null;
 function follow(m, M, { rest = true } = {}) {
   wanted = [m, M];
-  warming++;  // the warm-up of the last round's neighbours stops at its next chart
+  warmTicket++;  // the warm-up of the last round's neighbours stops
+  delete document.documentElement.dataset.warmed;
   if (drawing) return drawing;
   drawing = (async () => {
     let r, last;
@@ -236,7 +237,8 @@ function follow(m, M, { rest = true } = {}) {
     document.dispatchEvent(new CustomEvent("explorer-drawn"));
     // after the frame that shows this round is painted: never in its way
     if (rest) {
-      requestAnimationFrame(() => setTimeout(() => warm(r, last).catch(
+      const ticket = warmTicket;  // taken now: a step before the warm-up starts stops it
+      requestAnimationFrame(() => setTimeout(() => warm(r, last, ticket).catch(
         (error) => console.error("stepper:", error))));
     }
   })();
