@@ -674,7 +674,7 @@ def test_the_next_rounds_labels_are_measured_before_the_step(app_server, browser
     """At rest the Tree page draws the labels of the rounds next to the one on screen in a
     hidden chart, so that a step to either finds them measured: the step measures no leaf
     label (γ = ...) or node label (n = ...) of its own, where without it it measures
-    each new one. The hidden chart is gone again."""
+    each new one; after Play is paused too. The hidden chart is gone again."""
     page, sent = open_settled(browser, app_server, "/tree?round=3&n=600", 3)
     page.evaluate(LABELS_MEASURED)
     for m, key, rest in ((4, "PageDown", 3), (3, "PageUp", 4), (4, "PageDown", 3)):
@@ -686,6 +686,13 @@ def test_the_next_rounds_labels_are_measured_before_the_step(app_server, browser
         measured = page.evaluate("window.__measured")
         assert not [t for t in measured if "γ =" in t or "n=" in t or "n =" in t], measured
         wait_sent(page, sent, before + 1)
+    # Play warms nothing; once paused, the rounds next to the one on screen are warmed
+    button(page, "play").click()
+    page.wait_for_timeout(400)
+    button(page, "play").click()
+    m = current_round(page)
+    assert m > 4
+    page.wait_for_function(f"document.documentElement.dataset.warmed === '{m}'")
     assert page.evaluate("[...document.querySelectorAll('.js-plotly-plot')]"
                          ".every(gd => gd.classList.contains('explorer-chart'))")
     no_exception(page)

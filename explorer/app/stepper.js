@@ -196,8 +196,10 @@ async function warm(m, M, ticket) {
       const rec = await record(meta.record);
       const views = await treeViews();
       if (ticket !== warmTicket || !rec) return;  // a step came, or a new fit
+      // a chart Streamlit has since replaced still serves: the sizes are kept by text and
+      // style, for every chart of the page
       await whenIdle(async () => {
-        if (ticket !== warmTicket || !gd.isConnected) return;
+        if (ticket !== warmTicket) return;
         const { layout } = views.draw(gd.__figure, rec, r, meta, boundaryLines);
         // the labels alone (no trace, no box, no title to be taken for the chart's), in a
         // chart out of sight, gone once measured
@@ -218,6 +220,14 @@ async function warm(m, M, ticket) {
   if (ticket === warmTicket) document.documentElement.dataset.warmed = String(m);  // tests
 }
 
+// The warm-up of round m's neighbours, after the frame that shows round m is painted (never
+// in its way), with the ticket of the step that drew it: a later step stops it.
+function warmSoon(m, M) {
+  const ticket = warmTicket;
+  requestAnimationFrame(() => setTimeout(() => warm(m, M, ticket).catch(
+    (error) => console.error("stepper:", error))));
+}
+
 // One redraw at a time, always of the latest round asked for: a burst of steps faster
 // than the charts can be drawn skips the rounds in between instead of queueing them.
 let drawing = null, wanted = null;
@@ -235,12 +245,7 @@ function follow(m, M, { rest = true } = {}) {
     }
     drawing = null;
     document.dispatchEvent(new CustomEvent("explorer-drawn"));
-    // after the frame that shows this round is painted: never in its way
-    if (rest) {
-      const ticket = warmTicket;  // taken now: a step before the warm-up starts stops it
-      requestAnimationFrame(() => setTimeout(() => warm(r, last, ticket).catch(
-        (error) => console.error("stepper:", error))));
-    }
+    if (rest) warmSoon(r, last);
   })();
   return drawing;
 }
@@ -313,7 +318,7 @@ function bar(component) {
         let due = performance.now();
         while (s.timer) {
           due += PLAY_MS;
-          if (s.m + 1 > s.M) { s.playing(false); s.settle(); break; }
+          if (s.m + 1 > s.M) { s.playing(false); s.settle(); warmSoon(s.m, s.M); break; }
           s.show(s.m + 1);
           await follow(s.m, s.M, { rest: false });
           s.link();
@@ -355,7 +360,7 @@ function bar(component) {
         const on = !s.timer;
         if (on && s.m >= s.M) s.go(0);
         s.playing(on);
-        if (!on) s.settle();
+        if (!on) { s.settle(); warmSoon(s.m, s.M); }  // Play draws no warm-up
         return;
       }
       s.playing(false);
