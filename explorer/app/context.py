@@ -2,9 +2,9 @@
 
 ``app.py`` calls :func:`setup` once per run (sidebar controls, data, fit) and
 :func:`finish` after the page (the rest of the engine); each page calls :func:`page` for
-its header and the context. A fit is computed once per data +
-parameters and shared by every session (``st.cache_resource``, bounded); so is its grid.
-Uploads' fits are cached per session only.
+its header and the context. A fit is computed once per data + parameters and shared by
+every session (``st.cache_resource``, bounded); so is its grid. Uploads' fits are cached
+per session only.
 """
 
 from __future__ import annotations

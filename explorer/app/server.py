@@ -1,7 +1,8 @@
 """The server ``streamlit run app.py`` starts: Streamlit's own (``st.App``), with one
 addition. Every HTML page it sends names plotly.js as a resource to preload (a ``Link``
 header), so the browser fetches those 4.6 MB while it loads Streamlit's frontend instead
-of after the script has started: the first chart comes about 0.4 s sooner.
+of once the script has started (measured: fetched from 0.04 to 1.3 s after the page's
+navigation; the script's first message came at 1.8 s).
 """
 
 from __future__ import annotations
