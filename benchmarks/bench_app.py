@@ -1,20 +1,25 @@
 """App speed in a real browser: time to first chart after the server starts, and the
 latency of a step to the next round at N = 2,000 training points.
 
-    python -m benchmarks.bench_app [--steps 30] [--pages model,tree,sample,curves]
+    python -m benchmarks.bench_app [--steps 30] [--pages model,tree,sample,curves] [--starts 3]
     python -m benchmarks.bench_app --cold    # a new machine: numba's cache empty
 
 Starts ``streamlit run app.py`` on a free port (``explorer.process``; numba's disk cache warmed first in a
 separate process, so the number is the warm-cache start the issue asks for), drives
 Debian's /usr/bin/chromium with Playwright, and prints:
 
-- first chart: seconds from starting the server process to the first drawn chart;
+- first chart: seconds from starting the server process to the first drawn chart (median
+  of ``--starts``), and the same for a bare Streamlit script that draws one three-point
+  chart with st.plotly_chart (``bare_chart.py``, started in turn with the app): the floor
+  Streamlit and plotly.js set on this machine;
 - step p50 / p90 per page: from the click on "Next round" until every chart title that
   names a round names the new one (the charts are redrawn); where the browser steps on
   its own (stepper.js) that needs no server, elsewhere it waits for the one rerun;
 - plotly.js's own redraw of the same charts in the same page (Plotly.react of each
   chart's current data as a new figure, measured after each step), and step / redraw;
 - messages sent to the server during a burst of 10 steps, and after it;
+- Play: rounds drawn a second, and plotly.js's own redraws of the same charts back to
+  back in the same page (the most Play could show here);
 - server time per step: the same step run by AppTest in-process (Python only).
 
 With ``--cold`` the server starts with an empty numba cache (a new NUMBA_CACHE_DIR), as on
@@ -89,6 +94,26 @@ PLAY = """async (seconds) => {
     document.removeEventListener('explorer-drawn', on);
     return [drawn, rounds.size, (performance.now() - start) / 1000];
 }"""
+# plotly.js's own redraws of the same charts back to back for that long (two copies of each
+# chart's data taken in turn, so that each is new to it; a task between two, in which the
+# frame is painted, as between two rounds of Play): redraws a second, the most that Play
+# could show in this page
+PLAY_FLOOR = """async (seconds) => {
+    const charts = [...document.querySelectorAll('.explorer-chart')];
+    const copies = [0, 1].map(() => charts.map(gd => [structuredClone(gd.data),
+                                                       structuredClone(gd.layout)]));
+    let drawn = 0;
+    const start = performance.now();
+    while (performance.now() - start < 1000 * seconds) {
+        const figures = copies[drawn % 2];
+        for (let i = 0; i < charts.length; i++) {
+            await Plotly.react(charts[i], figures[i][0], figures[i][1]);
+        }
+        drawn++;
+        await new Promise(r => setTimeout(r));
+    }
+    return drawn / ((performance.now() - start) / 1000);
+}"""
 FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
              ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step).length")
 
@@ -117,14 +142,35 @@ def settled(page, sent: list) -> None:
     page.wait_for_timeout(250)  # the browser draws the server's figures
 
 
-def first_chart(browser, server):
+def first_chart(browser, server, drawn: str = f"{CHARTS_DRAWN} >= 1"):
     """A new page at / until its first chart is drawn: (the page, seconds since the server
     process started)."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(300_000)
     page.goto(server.url + "/")
-    page.wait_for_function(f"{CHARTS_DRAWN} >= 1", polling="raf")
+    page.wait_for_function(drawn, polling="raf")
     return page, time.perf_counter() - server.started
+
+
+# The bare script's chart (Streamlit's own st.plotly_chart) has been drawn.
+BARE_DRAWN = "document.querySelector('[data-testid=stPlotlyChart] .main-svg') !== null"
+BARE_APP = Path(__file__).with_name("bare_chart.py")
+
+
+def first_charts(browser, starts: int) -> tuple[float, float]:
+    """Medians of the first chart (seconds from the server's start) of the app and of a bare
+    Streamlit script drawing one small plotly chart, started alternately."""
+    ours, bare = [], []
+    for _ in range(starts):
+        for app, drawn, times in ((APP, f"{CHARTS_DRAWN} >= 1", ours), (BARE_APP, BARE_DRAWN, bare)):
+            server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=app)
+            try:
+                page, seconds = first_chart(browser, server, drawn)
+                times.append(seconds)
+                page.close()
+            finally:
+                stop_process(server.process)
+    return statistics.median(ours), statistics.median(bare)
 
 
 def warm_numba_cache() -> float:
@@ -176,16 +222,15 @@ def cold_main() -> None:
     print_report(measure())
 
 
-def browser_numbers(steps: int, pages: list[str]) -> dict:
+def browser_numbers(steps: int, pages: list[str], starts: int) -> dict:
     from playwright.sync_api import sync_playwright
     out = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        out["first_chart_s"], out["bare_first_chart_s"] = first_charts(browser, starts)
         log = Path(tempfile.mkdtemp()) / "streamlit.log"
         server = start_server(log)
         try:
-            page, out["first_chart_s"] = first_chart(browser, server)
-            page.close()
             for name in pages:
                 page = browser.new_page(viewport={"width": 1600, "height": 1000})
                 page.set_default_timeout(120_000)
@@ -229,14 +274,16 @@ def browser_numbers(steps: int, pages: list[str]) -> dict:
                 page.wait_for_function(ROUND_TITLES, arg=k + 9,
                                        polling="raf")
                 page.wait_for_timeout(1500)
+                after = len(sent) - before - burst  # before Play, which has its own rerun
                 play = None
                 if in_browser:
                     drawn, distinct, seconds = page.evaluate(PLAY, PLAY_SECONDS)
-                    play = dict(rate=drawn / seconds, every=drawn == distinct)
+                    play = dict(rate=drawn / seconds, every=drawn == distinct,
+                                floor=page.evaluate(PLAY_FLOOR, PLAY_SECONDS))
                 out[name] = dict(p50=statistics.median(times) * 1000,
                                  p90=times[int(0.9 * len(times))] * 1000, redraw=redraw,
                                  in_browser=in_browser, burst=burst,
-                                 after=len(sent) - before - burst, play=play)
+                                 after=after, play=play)
                 page.close()
         finally:
             stop_process(server.process)
@@ -265,6 +312,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--pages", default="model,tree,sample,curves")
+    parser.add_argument("--starts", type=int, default=3,
+                        help="server starts for the first chart (the median is printed)")
     parser.add_argument("--cold", action="store_true",
                         help="start with an empty numba cache: first chart, compile times")
     args = parser.parse_args()
@@ -273,8 +322,12 @@ def main() -> None:
     pages = [p for p in args.pages.split(",") if p]
     print(f"warm numba cache (separate process): {warm_numba_cache():.1f} s")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    numbers = browser_numbers(args.steps, pages)
-    print(f"first chart after server start (warm numba cache): {numbers['first_chart_s']:.2f} s")
+    numbers = browser_numbers(args.steps, pages, args.starts)
+    ours, bare = numbers["first_chart_s"], numbers["bare_first_chart_s"]
+    print(f"first chart after server start (warm numba cache, median of {args.starts}): "
+          f"{ours:.2f} s; a bare Streamlit script's st.plotly_chart of three points "
+          f"(benchmarks/bare_chart.py, started in turn): {bare:.2f} s; ours / bare "
+          f"{ours / bare:.2f}")
     for name in pages:
         n = numbers[name]
         where = ("in the browser (timed in the page)" if n["in_browser"] else
@@ -285,8 +338,11 @@ def main() -> None:
         print(f"  a burst of 10 steps (PageDown): {n['burst']} messages to the server during "
               f"it, {n['after']} after it")
         if n["play"]:
-            print(f"  play: {n['play']['rate']:.1f} rounds a second drawn over {PLAY_SECONDS} s "
-                  f"({'every round drawn' if n['play']['every'] else 'rounds skipped'})")
+            play = n["play"]
+            print(f"  play: {play['rate']:.1f} rounds a second drawn over {PLAY_SECONDS} s "
+                  f"({'every round drawn' if play['every'] else 'rounds skipped'}); "
+                  f"plotly.js's own redraws of the same charts back to back: "
+                  f"{play['floor']:.1f} a second; play / that {play['rate'] / play['floor']:.2f}")
     print(f"server-side step (AppTest, full script, Model page): "
           f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -83,8 +83,9 @@ class AppServer:
 
 def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
                  env: dict | None = None, timeout: float = 120.0,
-                 count_fits: bool = False) -> AppServer:
-    """Start ``streamlit run app.py`` on 127.0.0.1 and wait for its health check.
+                 count_fits: bool = False, app: Path = APP) -> AppServer:
+    """Start ``streamlit run app.py`` (or another script, ``app``) on 127.0.0.1 and wait
+    for its health check.
 
     Parameters
     ----------
@@ -100,7 +101,10 @@ def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
         Seconds to wait for ``/_stcore/health``.
     count_fits : bool
         Run the server in this module's wrapper, which logs the process's fit count
-        (read it with :meth:`AppServer.fits`).
+        (read it with :meth:`AppServer.fits`); app.py only.
+    app : Path
+        The Streamlit script to run: the app by default (benchmarks/bench_app.py also
+        times a bare one).
 
     Raises
     ------
@@ -111,7 +115,7 @@ def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
     port = port or free_port()
     args = [f"--server.port={port}", *HEADLESS_ARGS, *extra_args]
     command = ([sys.executable, "-m", "explorer.process", *args] if count_fits
-               else [sys.executable, "-m", "streamlit", "run", str(APP), *args])
+               else [sys.executable, "-m", "streamlit", "run", str(app), *args])
     log.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with open(log, "w") as out:
