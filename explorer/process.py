@@ -1,10 +1,11 @@
 """Start and stop the app's Streamlit server on loopback: one place for the tests, the
 benchmarks and ``deploy/``.
 
-:func:`start_server` runs ``streamlit run app.py`` headless on 127.0.0.1 (a free port
-unless given), writes its output to a log file and waits until ``/_stcore/health``
-answers; :func:`stop_process` ends a process and the children it started. The
-standard library only: Streamlit is imported by the server process, never here.
+:func:`start_server` runs ``streamlit run app.py`` (or another script) headless on
+127.0.0.1 (a free port unless given), writes its output to a log file and waits until
+``/_stcore/health`` answers; :func:`stop_process` ends a process and the children it
+started. The standard library only: Streamlit is imported by the server process, never
+here.
 
 With ``count_fits=True`` the server runs in a small wrapper, this module run as
 
@@ -54,7 +55,8 @@ def free_port() -> int:
 
 @dataclass
 class AppServer:
-    """A Streamlit server of the app on loopback, started by :func:`start_server`."""
+    """A Streamlit server (of the app, unless another script was given) on loopback,
+    started by :func:`start_server`."""
 
     url: str
     port: int
@@ -108,10 +110,14 @@ def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
 
     Raises
     ------
+    ValueError
+        If ``count_fits`` is asked of a script other than app.py.
     RuntimeError
         If the process exits or does not answer within ``timeout``; the message ends
         with the tail of its log. The process is stopped first.
     """
+    if count_fits and app != APP:
+        raise ValueError("count_fits runs app.py only")
     port = port or free_port()
     args = [f"--server.port={port}", *HEADLESS_ARGS, *extra_args]
     command = ([sys.executable, "-m", "explorer.process", *args] if count_fits
