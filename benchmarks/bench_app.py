@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -115,7 +116,9 @@ PLAY_FLOOR = """async (seconds) => {
     }
     return drawn / ((performance.now() - start) / 1000);
 }"""
-PLAY_CAP = 10  # rounds a second: stepper.js's PLAY_MS
+# Play's own cap, rounds a second, read from stepper.js's PLAY_MS
+PLAY_CAP = 1000 / int(re.search(r"const PLAY_MS = (\d+);",
+                                (ROOT / "explorer/app/stepper.js").read_text()).group(1))
 FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
              ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step).length")
 
@@ -352,7 +355,7 @@ def main() -> None:
                   f"({'every round drawn' if play['every'] else 'rounds skipped'}); "
                   f"plotly.js's own full redraws of the charts that follow the round, back to "
                   f"back: {play['floor']:.1f} a second; play / min(that, Play's cap "
-                  f"{PLAY_CAP}) = {play['rate'] / min(play['floor'], PLAY_CAP):.2f}")
+                  f"{PLAY_CAP:g}) = {play['rate'] / min(play['floor'], PLAY_CAP):.2f}")
     print(f"server-side step (AppTest, full script, Model page): "
           f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
