@@ -95,13 +95,15 @@ PLAY = """async (seconds) => {
     document.removeEventListener('explorer-drawn', on);
     return [drawn, rounds.size, (performance.now() - start) / 1000];
 }"""
+# the charts that follow the round in the browser (stepper.js)
+FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
+             ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step)")
 # plotly.js's own full redraws, back to back for that long, of the charts that follow the
 # round (two copies of each one's data taken in turn, so that every array is new to it, as
 # in REDRAW; between two redraws a frame and a task, as between two rounds of Play):
 # redraws a second. Play keeps the arrays a round leaves unchanged, so it can beat this.
 PLAY_FLOOR = """async (seconds) => {
-    const charts = [...document.querySelectorAll('.explorer-chart')]
-        .filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step);
+    const charts = """ + FOLLOWING + """;
     const copies = [0, 1].map(() => charts.map(gd => [structuredClone(gd.data),
                                                        structuredClone(gd.layout)]));
     let drawn = 0;
@@ -119,8 +121,6 @@ PLAY_FLOOR = """async (seconds) => {
 # Play's own cap, rounds a second, read from stepper.js's PLAY_MS
 PLAY_CAP = 1000 / int(re.search(r"const PLAY_MS = (\d+);",
                                 (ROOT / "explorer/app/stepper.js").read_text()).group(1))
-FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
-             ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step).length")
 
 
 def next_round(page):
@@ -253,7 +253,7 @@ def browser_numbers(steps: int, pages: list[str], starts: int) -> dict:
                 page.wait_for_function(f"{CHARTS_DRAWN} >= {PAGES[name]}")
                 page.wait_for_function(ROUND_TITLES, arg=10)
                 page.wait_for_timeout(1500)
-                in_browser = page.evaluate(FOLLOWING) > 0
+                in_browser = page.evaluate(FOLLOWING + '.length') > 0
                 times, redraws = [], []
                 for k in range(11, 11 + steps):
                     start = time.perf_counter()
