@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 
 from .. import losses
 from ..numbers.grid import Grid, region_edges
+from ..numbers.terms import class_shade, grid_probabilities
 from .theme import (ALONE, INK, Panel, base_layout, colorbar, esc, f32, finite, make_figure,
                     marker_size, plane_layout, round_marker, scatter_type, selected_ring)
 
@@ -81,27 +82,22 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
     """
     K = trace.n_classes
     names = class_labels(trace, classes)
-    P = trace.link(finite(grid.F[m]))  # (ny, nx, K), rows summing to 1
-    best = np.argmax(P, axis=-1)
-    top = np.take_along_axis(P, best[..., None], axis=-1)[..., 0]
-    hover = np.array(names, dtype=object)[best]
+    P = grid_probabilities(trace, grid.F[m])  # (ny, nx, K), rows summing to 1
+    # hover: the most probable class by name (a few names, stored once a round in the
+    # browser's tables) and its p (computed there from the record)
+    best = np.array(names, dtype=object)[np.argmax(P, axis=-1)].tolist()
     if k is None:
-        sure = np.clip((top - 1.0 / K) / (1.0 - 1.0 / K), 0.0, 1.0)
-        z = best + 0.999 * sure
-        text = [[f"{hover[i, j]}: p = {top[i, j]:.3f}" for j in range(len(grid.xs))]
-                for i in range(len(grid.ys))]
-        heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(z), text=text,
-                    hovertemplate="%{text}<extra></extra>", zmin=0.0, zmax=float(K),
-                    colorscale=_class_scale(K), showscale=False, name="most probable class")
+        heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(class_shade(P)), text=best,
+                    customdata=f32(P.max(axis=-1)),
+                    hovertemplate="%{text}: p = %{customdata:.3f}<extra></extra>",
+                    zmin=0.0, zmax=float(K), colorscale=_class_scale(K), showscale=False,
+                    name="most probable class")
         shared = {}
     else:
-        pk = P[..., k]
-        text = [[f"most probable: {hover[i, j]}" for j in range(len(grid.xs))]
-                for i in range(len(grid.ys))]
         bar = colorbar(f"p of {names[k]}")
         scale = [[0.0, "#ffffff"], [1.0, _tint(class_colour(k), _SURE)]]  # light: points show
-        heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(pk), text=text,
-                    hovertemplate="p = %{z:.3f}<br>%{text}<extra></extra>",
+        heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(P[..., k]), text=best,
+                    hovertemplate="p = %{z:.3f}<br>most probable: %{text}<extra></extra>",
                     name=f"p of {names[k]}",
                     **panel.colour(dict(zmin=0.0, zmax=1.0, colorscale=scale, colorbar=bar)))
         shared = panel.colour_axis(scale, 0.0, 1.0, bar)  # a storyboard's one colour bar

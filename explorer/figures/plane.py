@@ -16,6 +16,8 @@ ranges (``scale``, ``vmax``), never by editing a finished figure.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from plotly.colors import sample_colorscale
 
@@ -88,6 +90,7 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         **panel.colour_axis(PROBA_SCALE, 0.0, 1.0, bar)))
 
 
+@functools.lru_cache(maxsize=4)  # by identity: a fit's trace and grid, drawn at each round
 def _value_range(trace, grid) -> tuple[float, float]:
     """One range for a regression's targets and F at every round: steps keep their scale."""
     values = [np.asarray(trace.y, float), grid.F.ravel()]
@@ -267,7 +270,8 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         r = r[:, k]
     X = trace.X
     scale = residual_scale(trace, r) if scale is None else max(float(finite(scale)), 1e-12)
-    size = 4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0)
+    # in quarter pixels: the browser gets a round's sizes as a few values and their codes
+    size = np.round(4.0 * (4.0 + 16.0 * np.clip(np.abs(r) / scale, 0.0, 1.0))) / 4.0
     title = residual_title(trace, m, k, classes)
     if grid.is_line:
         return _residual_line(trace, grid, r, scale, feature_names[0], sample, title, height,

@@ -7,11 +7,12 @@ every view gets the same look from one piece of code.
 from __future__ import annotations
 
 import base64
+import copy
 
 import numpy as np
 import plotly.graph_objects as go
 
-from .theme import FONT, PRINT_TEMPLATE, arrange, finite
+from .theme import FONT, PRINT_TEMPLATE, arrange, finished, finite
 
 PRESENT_SCALE = 1.4  # presenter mode: type, markers and lines this much larger
 
@@ -55,7 +56,7 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
     much as the type, and the margins by what the larger titles, axis labels and legend
     need (:func:`arrange` at ``scale``).
     """
-    spec = fig.to_plotly_json()
+    spec = fig.to_plotly_json() if isinstance(fig, go.Figure) else copy.deepcopy(fig)
     layout = spec.setdefault("layout", {})
     layout["template"] = PRINT_TEMPLATE
     font = layout.setdefault("font", dict(FONT))
@@ -84,4 +85,4 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
         if shape.get("xsizemode") == "pixel":  # a marker (round_marker): its size too
             for key in ("x0", "x1", "y0", "y1"):
                 shape[key] = _scaled(shape[key], scale)
-    return go.Figure(arrange(spec, scale=scale))
+    return finished(arrange(spec, scale=scale))

@@ -18,6 +18,8 @@ from __future__ import annotations
 import html
 import re
 import textwrap
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -374,9 +376,30 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+_PLAIN = threading.local()
+
+
+@contextmanager
+def plain():
+    """Inside, figures come back as their arranged plain dicts, not validated: what the
+    per-round tables are made of (:mod:`.bindings`), ten times cheaper than a go.Figure."""
+    before = getattr(_PLAIN, "on", False)
+    _PLAIN.on = True
+    try:
+        yield
+    finally:
+        _PLAIN.on = before
+
+
+def finished(spec: dict):
+    """A spec already laid out, as a validated go.Figure (the plain dict inside
+    :func:`plain`)."""
+    return spec if getattr(_PLAIN, "on", False) else go.Figure(spec)
+
+
 def make_figure(data: list, layout: dict) -> go.Figure:
     """One validated go.Figure from plain dicts, laid out by :func:`arrange`."""
-    return go.Figure(arrange(dict(data=data, layout=layout)))
+    return finished(arrange(dict(data=data, layout=layout)))
 
 
 def base_layout(title: str, height: int, uirevision=None, **extra) -> dict:

@@ -19,7 +19,7 @@ import numpy as np
 
 # dtype names as JavaScript's typed arrays call them
 _JS = {np.dtype("<f8"): "float64", np.dtype("<f4"): "float32", np.dtype("<i4"): "int32",
-       np.dtype("i1"): "int8", np.dtype("u1"): "uint8"}
+       np.dtype("i1"): "int8", np.dtype("u1"): "uint8", np.dtype("<u2"): "uint16"}
 
 
 def encode(trace, grid, key: str = "") -> bytes:
@@ -50,12 +50,19 @@ def encode(trace, grid, key: str = "") -> bytes:
     header = dict(key=key, f0=float(trace.f0), nu=float(trace.learning_rate), rounds=trace.n_rounds,
                   single=bool(trace.second_order), n=int(len(trace.y)),
                   features=int(trace.X.shape[1]), line=grid.is_line,
-                  classifier=bool(trace.is_classifier), arrays={})
+                  classifier=bool(trace.is_classifier))
+    return pack(header, arrays)
+
+
+def pack(header: dict, arrays: dict) -> bytes:
+    """``header`` (JSON) and the named ``arrays``, in the layout above; the header gains
+    ``arrays``: each array's JavaScript type, byte offset and length."""
+    header = dict(header, arrays={})
     offset = 0
     for name, a in arrays.items():
         header["arrays"][name] = [_JS[a.dtype], offset, int(a.size)]
         offset += -(-a.nbytes // 8) * 8
-    head = json.dumps(header).encode("utf-8")
+    head = json.dumps(header, separators=(",", ":")).encode("utf-8")
     start = -(-(4 + len(head)) // 8) * 8
     out = bytearray(start + offset)
     out[:4] = np.uint32(len(head)).tobytes()
@@ -64,3 +71,16 @@ def encode(trace, grid, key: str = "") -> bytes:
         at = start + header["arrays"][name][1]
         out[at:at + a.nbytes] = a.tobytes()
     return bytes(out)
+
+
+_NUMPY = {name: np.dtype(dtype) for dtype, name in _JS.items()}
+
+
+def unpack(data: bytes) -> tuple[dict, dict]:
+    """(header, arrays) of bytes made by :func:`pack` (what record.js's decode reads)."""
+    n = int(np.frombuffer(data[:4], "<u4")[0])
+    header = json.loads(data[4:4 + n].decode("utf-8"))
+    start = -(-(4 + n) // 8) * 8
+    arrays = {name: np.frombuffer(data, _NUMPY[kind], length, start + offset)
+              for name, (kind, offset, length) in header.pop("arrays").items()}
+    return header, arrays

@@ -1,0 +1,419 @@
+"""How a chart follows the round in the browser: its template, its bindings and the
+per-round tables, all made here from the figure function's own figures.
+
+A figure function draws round m (``draw(trace, m, ...)``). :func:`bind` draws it at
+every round as plain dicts (:func:`.theme.plain`: the same figure, not validated) and
+compares them: what is the same at every round is the *template*; each property that
+changes with the round is a *binding*, whose value at round m comes either
+
+- from a *term*: an array the browser computes from the fit's record with the engine's
+  arithmetic (:mod:`explorer.numbers.terms`: F, p, the residuals on the grid or at the
+  points), chosen only where it equals the figure's array at every round; or
+- from a *table* made here: the figure's own value at each round (titles, labels,
+  boxes, colours, the boundary's lines), stored once per distinct value, with numeric
+  arrays in binary and repeated values (a few marker sizes, a few class names over a
+  map) stored as a dictionary and codes.
+
+So the browser draws exactly the server's figure at every round, and no layout,
+formatting or colour rule is written twice: the browser only fills in values.
+
+Round 0 is often another figure (f0, no tree yet); where it is not the template with
+other values in its bindings, it is sent whole (``zero``).
+
+The payload (:attr:`Bound.tables`) has the layout of the fit's record
+(:func:`explorer.numbers.record.pack`): a JSON header, then the arrays.
+
+Plain Python and numpy: no Streamlit; plotly only to validate the template.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..numbers import terms as vocabulary
+from ..numbers.record import pack, unpack
+from .presenter import presented
+from .theme import plain
+
+# Beyond these the chart steps through the server (a page says so): the tables of one
+# chart, and the rounds drawn to make them (drawing costs 2-5 ms a round).
+MAX_TABLE_BYTES = 8 * 2**20
+MAX_ROUNDS = 1000
+_DICT_MAX = 65535  # distinct values a dictionary-coded array may have
+
+
+class TooLarge(Exception):
+    """The chart's tables would pass the budget: it steps through the server."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A chart that follows the round in the browser.
+
+    Attributes
+    ----------
+    template : dict
+        The figure at round ``at`` as a plain dict (the bound properties hold that
+        round's values).
+    at : int
+        The template's round.
+    bindings : list of dict
+        ``{"path": [...], "table": i}`` or ``{"path": [...], "term": [name, k, shift],
+        "domain": ..., "dtype": ..., "shape": [...], "gather": i or None}``, and for a
+        numeric array whose columns come from different places, ``"columns"``.
+    zero : dict or None
+        Round 0's whole figure, where it is not the template with other values.
+    tables : bytes
+        The per-round tables and the arrays they refer to.
+    """
+
+    template: dict
+    at: int
+    bindings: list
+    zero: dict | None
+    tables: bytes
+    rounds: int
+
+
+def draw_rounds(draw, trace, args: tuple, kwargs: dict, rounds, present: bool = False):
+    """``draw(trace, m, *args, **kwargs)`` at each round, as plain dicts."""
+    out = []
+    with plain():
+        for m in rounds:
+            spec = draw(trace, m, *args, **kwargs)
+            out.append(presented(spec) if present else spec)
+    return out
+
+
+def bind(draw, trace, grid, args: tuple = (), kwargs: dict | None = None, *,
+         present: bool = False) -> Bound:
+    """The template, bindings and tables of ``draw(trace, m, *args, **kwargs)`` for
+    every round m of the fit; raises :class:`TooLarge` beyond the budget."""
+    M = trace.n_rounds
+    if M > MAX_ROUNDS:
+        raise TooLarge(f"{M} rounds (at most {MAX_ROUNDS} step in the browser)")
+    figs = draw_rounds(draw, trace, args, kwargs or {}, range(M + 1), present)
+    at = 1 if M >= 1 else 0
+    rounds = list(range(at, M + 1))
+    paths = []
+    _diff([figs[m] for m in rounds], [], paths)
+    zero = None
+    if at == 1:  # round 0 follows the bindings when it differs from round 1 only there
+        unbound = []
+        _diff([figs[1], figs[0]], [], unbound)
+        covered = all(any(_under(p, q) for q, _ in paths) for p, _ in unbound)
+        if covered:
+            rounds = list(range(M + 1))
+            paths = []
+            _diff([figs[m] for m in rounds], [], paths)
+        else:
+            zero = figs[0]
+    builder = _Tables(trace, grid, rounds, figs)
+    bindings = [builder.binding(path, values) for path, values in paths]
+    return Bound(template=figs[at], at=at, bindings=bindings, zero=zero,
+                 tables=builder.payload(), rounds=M)
+
+
+def _under(path, prefix) -> bool:
+    return list(path[:len(prefix)]) == list(prefix)
+
+
+# --- comparing the rounds -------------------------------------------------------------
+
+
+def _same(a, b) -> bool:
+    a = a.item() if isinstance(a, np.generic) else a
+    b = b.item() if isinstance(b, np.generic) else b
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            return False
+        return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _diff(values: list, path: list, out: list) -> None:
+    """The paths below which ``values`` (one per round) differ, as (path, values); as
+    deep as the structure is the same at every round."""
+    first = values[0]
+    if all(_same(first, v) for v in values[1:]):
+        return
+    if all(isinstance(v, dict) and v.keys() == first.keys() for v in values):
+        for key in first:
+            _diff([v[key] for v in values], path + [key], out)
+        return
+    if all(isinstance(v, list) and len(v) == len(first) and all(isinstance(x, dict) for x in v)
+           for v in values) and first:
+        for i in range(len(first)):
+            _diff([v[i] for v in values], path + [i], out)
+        return
+    out.append((path, values))
+
+
+# --- the tables -----------------------------------------------------------------------
+
+
+def _numeric(value) -> np.ndarray | None:
+    """A numeric array (None kept as NaN in a list of numbers), or None if not one."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
+        return value
+    if isinstance(value, list) and len(value) > 8 and all(
+            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+            for v in value):
+        return np.array([np.nan if v is None else v for v in value], dtype=np.float64)
+    return None
+
+
+class _Tables:
+    """Builds the bindings of one chart and its payload."""
+
+    def __init__(self, trace, grid, rounds, figs):
+        self.trace, self.grid, self.rounds, self.figs = trace, grid, rounds, figs
+        self.terms = vocabulary.available(trace, grid)
+        self.cache = {}
+        self.arrays: list[np.ndarray] = []
+        self.tables: list[dict] = []
+        self.size = 0
+
+    # a term's values at round m, computed once per chart
+    def term(self, term, m):
+        key = (term, m)
+        if key not in self.cache:
+            self.cache[key] = vocabulary.value(term, self.trace, self.grid, m)
+        return self.cache[key]
+
+    def binding(self, path, values) -> dict:
+        arrays = [_numeric(v) for v in values]
+        if all(a is not None for a in arrays) and all(
+                isinstance(v, np.ndarray) for v in values):
+            found = self._from_terms(path, values)
+            if found is not None:
+                return found
+        return dict(path=path, table=self._table(values))
+
+    # --- terms ---
+    def _from_terms(self, path, values) -> dict | None:
+        shape, dtype = values[0].shape, values[0].dtype
+        if any(v.shape != shape or v.dtype != dtype for v in values) or dtype.kind != "f":
+            return None
+        grid_shape = self.grid.F.shape[1:3] if self.trace.is_multiclass else self.grid.F.shape[1:]
+        if shape == tuple(grid_shape) or (len(shape) == 1 and self.grid.is_line
+                                           and shape[0] == len(self.grid.xs)):
+            term = self._match([v.ravel() for v in values], "grid", None)
+            return None if term is None else dict(path=path, term=list(term[:3]),
+                                                  domain="grid", dtype=dtype.name,
+                                                  shape=list(shape), gather=None)
+        n = len(self.trace.y)
+        columns = [values] if len(shape) == 1 else (
+            [[v[:, j] for v in values] for j in range(shape[1])] if len(shape) == 2 else None)
+        if columns is None:
+            return None
+        gathers = self._gathers(path, shape[0], n)
+        parts = []
+        for col in columns:
+            if all(np.array_equal(col[0], c) for c in col[1:]):
+                parts.append(None)  # the template's
+                continue
+            found = None
+            for gather in gathers:
+                at = None if gather is None else self.arrays[gather]
+                term = self._match(col, "points", at)
+                if term is not None:
+                    found = dict(term=list(term[:3]), gather=gather)
+                    break
+            if found is None:
+                return None
+            parts.append(found)
+        if len(shape) == 1:
+            return dict(path=path, domain="points", dtype=dtype.name, shape=list(shape),
+                        **parts[0])
+        return dict(path=path, domain="points", dtype=dtype.name, shape=list(shape),
+                    columns=parts)
+
+    def _gathers(self, path, length, n) -> list:
+        """The index arrays a points term may be gathered by: all n points, or the
+        training indices a trace carries in a column of its customdata."""
+        if length == n:
+            return [None]
+        found = []
+        if len(path) >= 2 and path[0] == "data":
+            custom = self.figs[self.rounds[0]]["data"][path[1]].get("customdata")
+            custom = np.asarray(custom) if custom is not None else None
+            if custom is not None and custom.ndim == 2 and custom.shape[0] == length:
+                for j in range(custom.shape[1]):
+                    col = custom[:, j]
+                    if np.all(np.mod(col, 1) == 0) and col.min(initial=0) >= 0 and \
+                            col.max(initial=0) < n:
+                        found.append(self._array(col.astype("<i4")))
+                        break
+        return found
+
+    def _match(self, columns, domain, gather) -> tuple | None:
+        dtype = columns[0].dtype
+        for term in self.terms:
+            if term[3] != domain:
+                continue
+            for m, col in zip(self.rounds, columns):
+                v = self.term(term, m)
+                if v is None:
+                    break
+                if gather is not None:
+                    v = v[gather]
+                if v.shape != col.shape or not np.array_equal(v.astype(dtype), col):
+                    break
+            else:
+                return term
+        return None
+
+    # --- tables ---
+    def _array(self, a: np.ndarray) -> int:
+        a = np.ascontiguousarray(a)
+        self.arrays.append(a)
+        self.size += a.nbytes
+        if self.size > MAX_TABLE_BYTES:
+            raise TooLarge(f"tables of {self.size / 2**20:.1f} MB")
+        return len(self.arrays) - 1
+
+    def _encode(self, value):
+        """A value as JSON, its numeric arrays and long lists of strings moved to binary."""
+        a = _numeric(value)
+        if a is not None:
+            kind = "list" if isinstance(value, list) else a.dtype.name
+            if a.dtype.kind in "iub":
+                a = a.astype("<i4") if a.dtype.kind != "b" else a.astype("u1")
+            elif a.dtype not in (np.float32, np.float64):
+                a = a.astype(np.float64)
+            uniq, codes = np.unique(a, return_inverse=True) if a.size > 64 else (None, None)
+            if uniq is not None and len(uniq) <= _DICT_MAX and len(uniq) * 4 < a.size:
+                code = codes.astype("u1" if len(uniq) <= 255 else "<u2").reshape(a.shape)
+                return {"$": self._array(code.ravel()), "dict": self._array(uniq),
+                        "kind": kind, "shape": list(a.shape)}
+            return {"$": self._array(a.ravel()), "kind": kind, "shape": list(a.shape)}
+        strings = _strings(value)
+        if strings is not None:
+            flat, shape = strings
+            uniq, codes = np.unique(np.array(flat, dtype=object).astype(str), return_inverse=True)
+            code = codes.astype("u1" if len(uniq) <= 255 else "<u2")
+            return {"$": self._array(code), "words": uniq.tolist(), "shape": shape}
+        if isinstance(value, dict):
+            return {k: self._encode(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._encode(v) for v in value]
+        if isinstance(value, np.generic):
+            return value.item()
+        return value
+
+    def _table(self, values) -> int:
+        """One table: each distinct value once, and each round's value by its number."""
+        keys, distinct, ids = {}, [], []
+        for v in values:
+            key = _key(v)
+            if key not in keys:
+                keys[key] = len(distinct)
+                distinct.append(self._encode(v))
+            ids.append(keys[key])
+        self.tables.append(dict(values=distinct, rounds=ids))
+        return len(self.tables) - 1
+
+    def payload(self) -> bytes:
+        """The tables (each round's value id, from round ``first`` on) and their arrays."""
+        header = dict(first=self.rounds[0], tables=self.tables)
+        return pack(header, {str(i): a for i, a in enumerate(self.arrays)})
+
+
+def _strings(value):
+    """(flat list, shape) of a long list (or list of lists) of strings, else None."""
+    if not isinstance(value, list) or not value:
+        return None
+    if all(isinstance(v, str) for v in value) and len(value) > 16:
+        return value, [len(value)]
+    if all(isinstance(row, list) and len(row) == len(value[0]) and
+           all(isinstance(v, str) for v in row) for row in value) and \
+            len(value) * len(value[0]) > 16:
+        return [v for row in value for v in row], [len(value), len(value[0])]
+    return None
+
+
+def _key(value) -> bytes:
+    """Equal values, equal keys (numpy arrays by dtype, shape and a digest of their bytes)."""
+    def default(o):
+        if isinstance(o, np.ndarray):
+            digest = hashlib.sha1(np.ascontiguousarray(o).tobytes()).hexdigest()
+            return {"__a": [o.dtype.str, list(o.shape), digest]}
+        if isinstance(o, np.generic):
+            return o.item()
+        raise TypeError(type(o))
+    return json.dumps(value, default=default, sort_keys=True).encode()
+
+
+# --- the browser's side, in Python (tests, and files that step offline) ----------------
+
+
+def apply(bound: Bound, trace, grid, m: int) -> dict:
+    """The figure at round m from the template, the bindings and the tables, as
+    ``explorer/app/bindings.js`` makes it (the terms from :mod:`explorer.numbers.terms`)."""
+    if m == 0 and bound.zero is not None:
+        return bound.zero
+    header, arrays = unpack(bound.tables)
+    arrays = [arrays[str(i)] for i in range(len(arrays))]
+    fig = copy.deepcopy(bound.template)
+    for b in bound.bindings:
+        node = fig
+        for key in b["path"][:-1]:
+            node = node[key]
+        last = b["path"][-1]
+        node[last] = _value(b, node[last], header, arrays, trace, grid, m)
+    return fig
+
+
+def _value(b, before, header, arrays, trace, grid, m):
+    """A binding's value at round m (``before``: the template's)."""
+    if "table" in b:
+        table = header["tables"][b["table"]]
+        return _decode(table["values"][table["rounds"][m - header["first"]]], arrays)
+    dtype, shape = np.dtype(b["dtype"]), tuple(b["shape"])
+    if b["domain"] == "grid":
+        return _term(b, trace, grid, m).astype(dtype).reshape(shape)
+    if "columns" not in b:
+        return _points(b, arrays, trace, grid, m).astype(dtype)
+    out = np.array(before, dtype=dtype)
+    for j, part in enumerate(b["columns"]):
+        if part is not None:
+            out[:, j] = _points(part, arrays, trace, grid, m).astype(dtype)
+    return out
+
+
+def _term(part, trace, grid, m):
+    return vocabulary.value(tuple(part["term"]) + (None,), trace, grid, m)
+
+
+def _points(part, arrays, trace, grid, m):
+    v = _term(part, trace, grid, m)
+    return v if part.get("gather") is None else v[arrays[part["gather"]]]
+
+
+def _decode(value, arrays):
+    """A table's value with its arrays back from binary (bindings.js's decoding)."""
+    if isinstance(value, dict) and "$" in value:
+        codes = arrays[value["$"]]
+        if "words" in value:
+            words = np.array(value["words"], dtype=object)[codes]
+            return words.reshape(value["shape"]).tolist()
+        a = arrays[value["dict"]][codes] if "dict" in value else codes
+        a = a.reshape(value["shape"])
+        if value["kind"] == "list":
+            return [None if np.isnan(v) else v.item() for v in a]
+        return a.astype(value["kind"])
+    if isinstance(value, dict):
+        return {k: _decode(v, arrays) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v, arrays) for v in value]
+    return value
