@@ -11,9 +11,8 @@ def body(ctx):
     s = app.round_bar(ctx)
     app.lesson(ctx, s, "curves")
     m = s.round
-    app.chart(app.figure(figures.curves, ctx.trace, m, uirevision=ctx.key), s, "curves",
-              key="chart_curves", on_select=app.select_round_from, live=True,
-              step=app.follows(ctx, "curves"))
+    app.chart(app.following(ctx, s, "curves", figures.curves, uirevision=ctx.key), s,
+              "curves", key="chart_curves", on_select=app.select_round_from, live=True)
     app.metrics_row(ctx, m)
     st.markdown("##### Round 0: the best constant f₀")
     app.f0_block(ctx)

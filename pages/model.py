@@ -27,8 +27,8 @@ def body(ctx):
         k = app.class_picker(ctx, s, pick)
         app.field("pk", s, toggle, on_change=app.mark_acted)
         one = k if s.pk else None
-    model = app.figure(figures.model_view, tr, m, grid, show_valid=s.showvalid,
-                       sample=s.sample, uirevision=ctx.key, k=one, **ctx.names)
+    model = app.following(ctx, s, "model", figures.model_view, grid, show_valid=s.showvalid,
+                          sample=s.sample, uirevision=ctx.key, k=one, **ctx.names)
     # on drawn data a click on the plane adds or removes a point
     clicked = dict(on_select=app.edit_points, draw=True) if s.is_drawn else dict(
         on_select=app.select_sample_from)
@@ -37,14 +37,13 @@ def body(ctx):
     else:
         left, right = st.columns(2, gap="small")
         with left:
-            app.chart(model, s, "model", live=True, step=app.follows(ctx, "proba"),
-                      **clicked)
+            app.chart(model, s, "model", live=True, **clicked)
         with right:
-            app.chart(app.figure(
-                figures.residual_map, tr, m, grid, feature_names=ctx.feature_names,
-                sample=s.sample, uirevision=ctx.key, k=k, classes=ctx.classes), s, "residuals",
-                on_select=app.select_sample_from, live=True,
-                step=app.follows(ctx, "residuals"))
+            app.chart(app.following(
+                ctx, s, "residuals", figures.residual_map, grid,
+                feature_names=ctx.feature_names, sample=s.sample, uirevision=ctx.key, k=k,
+                classes=ctx.classes), s, "residuals", on_select=app.select_sample_from,
+                live=True)
     app.metrics_row(ctx, m)
     if m == 0:
         st.markdown("##### Round 0: the best constant f₀")

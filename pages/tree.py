@@ -21,23 +21,22 @@ def body(ctx):
     left, right = st.columns([3, 2], gap="medium")
     k = app.class_picker(ctx, s, right)  # with K >= 3 classes: tree (m, k)
     leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample, k)
+    # the charts take the selection (s.leaf, s.sample) and find the leaf of each round
     with left:
-        app.chart(app.figure(
-            figures.tree_regions, tr, m, grid, feature_names=ctx.feature_names,
-            classes=ctx.classes, leaf=leaf, sample=s.sample, uirevision=ctx.key, k=k), s,
-            "regions", key="chart_regions", on_select=app.select_leaf_from, live=True,
-            step=app.follows(ctx, "regions", leaf=s.leaf, sample=s.sample))
+        app.chart(app.following(
+            ctx, s, "regions", figures.tree_regions, grid, feature_names=ctx.feature_names,
+            classes=ctx.classes, leaf=s.leaf, sample=s.sample, uirevision=ctx.key, k=k), s,
+            "regions", key="chart_regions", on_select=app.select_leaf_from, live=True)
     with right:
         app.leaf_picker(ctx, m, leaf, followed, k)
         app.leaf_block(ctx, m, leaf, followed, s.sample, k)
-    app.chart(app.figure(figures.update_panels, tr, m, grid,
-                         feature_names=ctx.feature_names, uirevision=ctx.key, k=k),
-              s, "update", live=True, step=app.follows(ctx, "update"))
-    app.chart(app.figure(figures.tree_diagram, tr, m,
-                         feature_names=ctx.feature_names, leaf=leaf,
-                         uirevision=ctx.key, k=k, classes=ctx.classes), s, "tree",
-              key="chart_diagram", on_select=app.select_leaf_from, live=True,
-              step=app.follows(ctx, "diagram", leaf=s.leaf, sample=s.sample))
+    app.chart(app.following(ctx, s, "update", figures.update_panels, grid,
+                             feature_names=ctx.feature_names, uirevision=ctx.key, k=k),
+              s, "update", live=True)
+    app.chart(app.following(ctx, s, "tree", figures.tree_diagram,
+                             feature_names=ctx.feature_names, leaf=s.leaf, sample=s.sample,
+                             uirevision=ctx.key, k=k, classes=ctx.classes), s, "tree",
+              key="chart_diagram", on_select=app.select_leaf_from, live=True)
     with st.expander(f"Every node of tree {m} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,
                      width="stretch")

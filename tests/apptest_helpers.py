@@ -3,11 +3,15 @@ script drew (charts, text, the round)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from explorer.app import component
+from explorer.figures import bindings
 from explorer.process import ROOT
 
 APP = str(ROOT / "app.py")
@@ -51,11 +55,38 @@ def chart_payloads(at: AppTest) -> list[dict]:
 
 
 def charts(at: AppTest) -> list[dict]:
-    return [json.loads(p["figure"]) for p in chart_payloads(at)]
+    """Each chart's figure at the round on screen: a chart that follows the round is its
+    template with its bindings applied in Python, as the browser applies them."""
+    return [_at_round(at, p) for p in chart_payloads(at)]
+
+
+def _at_round(at: AppTest, payload: dict) -> dict:
+    figure, step = json.loads(payload["figure"]), payload["step"]
+    if not step:
+        return figure
+    ctx = component.fit_of(step["record"])
+    zero = json.loads(step["zero"]) if step.get("zero") else None
+    fig = bindings.figure_at(figure, step["bindings"], base64.b64decode(step["tables"]), zero,
+                             ctx.trace, ctx.grid, round_of(at))
+    return json.loads(json.dumps(fig, default=_plotly_json))
+
+
+def _plotly_json(value):
+    """numpy as plotly's JSON writes it: a typed array as {dtype, bdata, shape}."""
+    if isinstance(value, np.ndarray):
+        a = np.ascontiguousarray(value)
+        out = {"dtype": a.dtype.str.lstrip("<|="), "bdata": base64.b64encode(a.tobytes()).decode()}
+        if a.ndim > 1:
+            out["shape"] = ", ".join(map(str, a.shape))
+        return out
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(type(value))
 
 
 def chart_text(at: AppTest) -> str:
-    return " ".join(p["figure"] for p in chart_payloads(at))
+    """The charts' JSON at the round on screen, as one text."""
+    return " ".join(json.dumps(fig, ensure_ascii=False) for fig in charts(at))
 
 
 def round_of(at: AppTest) -> int:

@@ -15,13 +15,14 @@ import importlib
 _FROM = {
     "fmt": ("..text", "number"),
     "chart": (".component", "chart"), "figure": (".component", "figure"),
+    "following": (".component", "following"),
     "preload": (".assets", "preload"),
     **{name: (".context", name)
        for name in ("finish", "lesson", "md_escape", "page", "setup", "variant")},
     **{name: (".controls", name) for name in ("MAX_POINT_ROUNDS", "field")},
     "edit_points": (".drawing", "edit_from"),
     **{name: (".stepper", name) for name in (
-        "class_picker", "follows", "leaf_picker", "mark_acted", "round_bar", "run_page",
+        "class_picker", "leaf_picker", "mark_acted", "round_bar", "run_page",
         "sample_picker", "select_leaf_from", "select_round_from", "select_sample_from")},
     "state": (".store", "current"),
     **{name: (".text", name) for name in (

@@ -1,5 +1,5 @@
 """What the browser loads besides Streamlit: plotly.js (the copy in the plotly package),
-record.js and tree.js, and the components' scripts (.js files beside this one).
+the modules the stepper imports (record.js, bindings.js), and the components' scripts (.js files beside this one).
 
 Light on purpose: app.py imports it before the engine, so that plotly.js, a few
 megabytes for the browser to parse, starts loading while the server is still importing
@@ -29,11 +29,11 @@ def _static_url(source: Path, name: str) -> str | None:
     target = _STATIC / name
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
-            _STATIC.mkdir(exist_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
             ignore = _STATIC / ".gitignore"  # copies made at run time: keep them out of git
             if not ignore.exists():
                 ignore.write_text("# made by explorer/app/assets.py at run time\n*\n")
-            partial = _STATIC / f".{name}.{os.getpid()}.part"
+            partial = target.parent / f".{target.name}.{os.getpid()}.part"
             shutil.copyfile(source, partial)
             os.replace(partial, target)
     except OSError:
@@ -51,13 +51,17 @@ def plotly_url() -> str | None:
                        f"plotly-{get_plotlyjs_version()}.min.js")
 
 
+_MODULES = ("record.js", "bindings.js")  # ES modules the stepper imports; they import each other
+
+
 @st.cache_resource(show_spinner=False)
-def record_module_url(name: str = "record") -> str | None:
-    """record.js (or another module beside it: tree.js), named by its content so that a
-    browser never keeps an old copy."""
-    source = _HERE / f"{name}.js"
-    digest = hashlib.sha1(source.read_bytes()).hexdigest()[:10]
-    return _static_url(source, f"{name}-{digest}.js")
+def modules_url() -> str | None:
+    """The folder of the browser's modules (record.js, bindings.js), named by their
+    content so that a browser never keeps an old copy."""
+    digest = hashlib.sha1(b"".join((_HERE / name).read_bytes() for name in _MODULES))
+    folder = f"js-{digest.hexdigest()[:10]}/"
+    urls = [_static_url(_HERE / name, folder + name) for name in _MODULES]
+    return None if None in urls else urls[0][:-len(_MODULES[0])]
 
 
 @functools.cache

@@ -58,28 +58,46 @@ export default function (component) {
   gd.__trigger = setTriggerValue;
   gd.__draw = Boolean(data.draw);
   gd.setAttribute("data-view", data.view);
+  // The same chart again (a rerun at rest sends the same bytes): nothing to redraw
+  const sent = [data.figure, data.step, data.config];
+  if (gd.__sent && sent.every((text, i) => text === gd.__sent[i])) return;
+  gd.__sent = sent;
   const figure = JSON.parse(data.figure);
   const step = JSON.parse(data.step);
   const config = JSON.parse(data.config);
   figure.data = decoded(figure.data || []);
-  // a view the browser redraws whole (tree.js) starts from the server's figure as sent
-  gd.__figure = step && step.kind === "tree" ? structuredClone(figure) : null;
-  if (step) {  // how the chart follows the round in the browser (stepper.js)
-    figure.layout.meta = { ...(figure.layout.meta || {}), step };
-  }
+  // a chart that follows the round: its template, and round 0's figure where it differs
+  // (explorer/figures/bindings.py); stepper.js draws it at the bar's round
+  gd.__step = step;
+  gd.__template = step ? figure : null;
+  gd.__zero = step && step.zero ? (() => {
+    const zero = JSON.parse(step.zero);
+    zero.data = decoded(zero.data || []);
+    return zero;
+  })() : null;
   gd.style.minHeight = (figure.layout.height || 450) + "px";
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
   // keep the first config and only update the image file name, which names the round.
   if (!gd.__config) gd.__config = config;
   const imageOptions = config.toImageButtonOptions;
+  // a chart that follows the round is drawn at the bar's round once the bar has one
+  const drawn = (Plotly) => (step && window.__explorerFigureAt
+    ? window.__explorerFigureAt(gd) : Promise.resolve(null)).then((fig) => {
+    fig = fig || figure;
+    return Plotly.react(gd, fig.data, fig.layout, gd.__config);
+  });
   loadPlotly(data.plotly).then((Plotly) =>
-    Plotly.react(gd, figure.data, figure.layout, gd.__config).then(() => {
+    drawn(Plotly).then(() => {
       if (gd._context && gd._context.toImageButtonOptions) {
         // the file name names the round; the size and format follow the figure and the
         // sidebar's choice. Update the options object in place: a new object would
         // differ from the config react is given, and plotly.js would rebuild the graph
         // (WebGL contexts and all) at every step.
         Object.assign(gd._context.toImageButtonOptions, imageOptions);
+        const m = window.__explorerRound;
+        if (step && step.filenames && m !== undefined) {
+          gd._context.toImageButtonOptions.filename = step.filenames[m];
+        }
       }
       if (gd.__bound) return;
       gd.__bound = true;

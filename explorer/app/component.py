@@ -7,17 +7,19 @@ scripts the browser loads are :mod:`.assets`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+from collections import OrderedDict
 
 import streamlit as st
 
 from ..numbers.record import encode
 from ..state import State
 from . import store
-from .assets import chart_component, plotly_url, record_module_url, registered
+from .assets import chart_component, modules_url, plotly_url, registered
 from .controls import IMAGE_WIDTH
-from .figure_cache import Drawn, FigureCache
+from .figure_cache import Drawn, FigureCache, build_step
 
 
 @st.cache_resource(show_spinner=False)
@@ -30,6 +32,58 @@ def figure(draw, *args, **kwargs) -> Drawn:
     """``draw(*args, **kwargs)`` (a pure figure function), drawn once for every session
     that asks for the same call, in presenter mode when this session presents."""
     return _figures().draw(draw, args, kwargs, store.peek().present)
+
+
+@st.cache_resource(show_spinner=False)
+def _steps() -> FigureCache:
+    """The server's one cache of how charts follow the round (their tables)."""
+    return FigureCache(max_entries=64, max_bytes=96 * 2**20, builder=build_step)
+
+
+def following(ctx, state: State, view: str, draw, *after, before=None,
+              **kwargs) -> tuple[Drawn, str | None]:
+    """The chart ``draw(*before, m, *after, **kwargs)`` (``before`` is the fit's trace by
+    default) as it follows the round in the browser: (its template, its step) for
+    :func:`chart`, both the same at every round and made once for every session on the
+    same fit. Without the browser's bar, or beyond the tables' budget, (the figure at
+    the State's round, None): the server steps it."""
+    before = (ctx.trace,) if before is None else tuple(before)
+    _keep_fit(ctx)
+    if modules_url() is None:
+        return figure(draw, *before, state.round, *after, **kwargs), None
+    step = _steps().draw(draw, (ctx.trace, ctx.grid, before, after), kwargs,
+                         store.peek().present).json
+    if step == "{}":
+        return figure(draw, *before, state.round, *after, **kwargs), None
+    at = int(step[step.index('"at":') + 5:].split(",", 1)[0])
+    names = json.dumps(_file_names(state.with_round(0), view, ctx.trace.n_rounds))
+    # the step as JSON, with what is this session's: its record and file names
+    step = f'{{"record":"{record_key(ctx)}","filenames":{names},{step[1:]}'
+    return figure(draw, *before, at, *after, **kwargs), step
+
+
+# The fits last shown, by record key: tests apply a chart's bindings in Python
+# (explorer.figures.bindings.figure_at) with its trace and grid
+_FITS: OrderedDict = OrderedDict()
+
+
+def _keep_fit(ctx) -> None:
+    key = record_key(ctx)
+    _FITS[key] = ctx
+    _FITS.move_to_end(key)
+    while len(_FITS) > 8:
+        _FITS.popitem(last=False)
+
+
+def fit_of(key: str):
+    """The page context (its trace and grid) of a fit last shown, by its record's name."""
+    return _FITS[key]
+
+
+@functools.lru_cache(maxsize=256)
+def _file_names(state: State, view: str, rounds: int) -> list[str]:
+    """The image file name of the view at each round (the chart's toolbar camera)."""
+    return [f"boosting_{view}_{state.with_round(m).slug()}" for m in range(rounds + 1)]
 
 
 _WIDE_VIEWS = ("update", "tree", "curves")  # full-width charts: laid out wider in a file
@@ -55,19 +109,24 @@ def chart_config(state: State, view: str, *, fmt: str = "png",
     }
 
 
-def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_select=None,
-          live: bool = False, step: dict | None = None, draw: bool = False) -> None:
-    """Draw a figure made by :func:`figure`; on_select(key, points) is called when the
+def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = None,
+          on_select=None, live: bool = False, draw: bool = False) -> None:
+    """Draw a figure made by :func:`figure`, or the (template, step) of a chart that
+    follows the round made by :func:`following`; on_select(key, points) is called when the
     user clicks a point (with ``draw``, anywhere on the plane: then the one point is
     {plane: true, x, y, dx, dy}, the place clicked and a pixel's size in data units).
 
     live=True for charts redrawn at every step of the round: they stay mounted and are
     updated in place (see component.js). Otherwise, and when the app's static folder is not
-    served, Streamlit's st.plotly_chart draws the figure. ``step`` says how the chart
-    follows the round in the browser between two reruns (stepper.js), if it can.
+    served, Streamlit's st.plotly_chart draws the figure. ``step`` (from
+    :func:`following`, with ``drawn`` its template) says how the chart follows the round
+    in the browser.
     """
+    drawn, step = drawn if isinstance(drawn, tuple) else (drawn, None)
     key = key or f"chart_{view}"
-    config = chart_config(state, view, fmt=st.session_state.get("imgfmt", "PNG"),
+    # a chart that follows the round is the same at every round (its file name is bound)
+    config = chart_config(state.with_round(0) if step else state, view,
+                          fmt=st.session_state.get("imgfmt", "PNG"),
                           size=(drawn.width, drawn.height))
     url = plotly_url() if live else None
     if url is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
@@ -92,7 +151,7 @@ def chart(drawn: Drawn, state: State, view: str, *, key: str | None = None, on_s
     # config and step go as JSON text: a dict among a component's data makes Streamlit
     # check it for a data frame, which imports pandas and pyarrow (0.2 s of a first run)
     chart_component()(key=key, data={"figure": drawn.json, "config": json.dumps(config),
-                                     "plotly": url, "view": view, "step": json.dumps(step),
+                                     "plotly": url, "view": view, "step": step or "null",
                                      "draw": draw},
                       on_click_change=clicked)
 
@@ -124,20 +183,17 @@ def _record_bytes(fit_key: str, _trace, _grid) -> bytes:
 
 def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     """The round bar that steps in the browser, with the fit's record sent once per fit
-    where the charts can follow the round there (elsewhere each step is one rerun, as
-    with Streamlit's bar); False where the browser cannot have it (no static folder:
-    Streamlit's bar is used). ``seq`` is the count of the bar's step that set this round,
-    or -1 when the server set it (the bar then shows it)."""
-    module = record_module_url()
-    if module is None:
+    (the charts that follow the round compute their terms from it); False where the
+    browser cannot have it (no static folder: Streamlit's bar is used). ``seq`` is the
+    count of the bar's step that set this round, or -1 when the server set it (the bar
+    then shows it)."""
+    modules = modules_url()
+    if modules is None:
         return False
     key = record_key(ctx)
-    # record.js adds up one score per point of a plane: not along one input, nor K >= 3
-    if not (ctx.grid.is_line or ctx.trace.is_multiclass):
-        _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid),
-                   height=0)
+    _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
-                                    "module": module, "tree": record_module_url("tree"),
-                                    "present": state.present, "seq": seq},
+                                    "modules": modules, "present": state.present,
+                                    "seq": seq},
                on_round_change=on_round)
     return True

@@ -14,6 +14,8 @@ No Streamlit here: the app (``explorer.session``) owns one cache for the server.
 
 from __future__ import annotations
 
+import base64
+import json
 import threading
 import weakref
 from collections import OrderedDict
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..figures import presented
+from ..figures import bindings, presented
 
 # Each shared trace and grid by the key of its cache entry. Weak: an evicted fit goes.
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -56,6 +58,8 @@ def token(value):
         return value.item()
     if isinstance(value, (tuple, list)):
         return tuple(token(v) for v in value)
+    if callable(value) and getattr(value, "__module__", "").startswith("explorer."):
+        return ("function", value.__module__, value.__qualname__)  # a title, by its name
     with _NAMES_LOCK:
         try:
             return ("shared", _NAMES[value])
@@ -71,11 +75,33 @@ def build(draw, args, kwargs, present: bool) -> Drawn:
     return Drawn(fig.to_json(), fig.layout.width, fig.layout.height)
 
 
-class FigureCache:
-    """Least recently used figures, bounded in entries and in bytes of JSON."""
+def build_step(draw, args, kwargs, present: bool) -> Drawn:
+    """How ``draw(*before, m, *after, **kwargs)`` follows the round, ``args`` being
+    ``(trace, grid, before, after)``: its bindings and tables as JSON (the template is the
+    figure at round ``at``, drawn by :func:`build`), or an empty JSON object where it
+    passes the budget (the chart then steps through the server)."""
+    trace, grid, before, after = args
+    try:
+        bound = bindings.bind(draw, trace, grid, before, after, kwargs, present=present)
+    except bindings.TooLarge:
+        return Drawn("{}", None, None)
+    zero = None
+    if bound.zero is not None:
+        zero = build(draw, (*before, 0, *after), kwargs, present).json
+    spec = dict(at=bound.at, bindings=bound.bindings, zero=zero,
+                tables=base64.b64encode(bound.tables).decode("ascii"))
+    return Drawn(json.dumps(spec, separators=(",", ":")), None, None)
 
-    def __init__(self, max_entries: int = 512, max_bytes: int = 32 * 2**20):
+
+class FigureCache:
+    """Least recently used figures, bounded in entries and in bytes of JSON.
+
+    ``builder(draw, args, kwargs, present)`` makes an entry (:func:`build`: a figure's
+    JSON; :func:`build_step`: how a chart follows the round)."""
+
+    def __init__(self, max_entries: int = 512, max_bytes: int = 32 * 2**20, builder=None):
         self.max_entries, self.max_bytes = max_entries, max_bytes
+        self.builder = builder or build
         self._items: OrderedDict[tuple, Drawn] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -108,7 +134,7 @@ class FigureCache:
     def _build(self, draw, args, kwargs, present) -> Drawn:
         with self._lock:
             self.builds += 1
-        return build(draw, args, kwargs, present)
+        return self.builder(draw, args, kwargs, present)
 
     @property
     def nbytes(self) -> int:

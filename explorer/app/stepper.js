@@ -1,33 +1,35 @@
 // The round bar, in the browser: first, previous, the slider, next, last and Play step
-// through the rounds with no server round trip. Charts that know how to follow the round
-// (their figure says so in layout.meta.step) are redrawn here from the fit's record, with
-// the engine's numbers (record.js); once stepping rests for IDLE_MS the round goes to
-// the server in one rerun, which brings the text, the tables and every other chart.
+// through the rounds with no server round trip. A chart that follows the round came with
+// its template, bindings and per-round tables (explorer/figures/bindings.py); at each step
+// it is drawn at the new round from them and the fit's record (bindings.js, record.js).
+// Once stepping rests for IDLE_MS the round goes to the server in one rerun, which brings
+// the text panels and tables; the charts it sends are the same bytes as before, which
+// Streamlit sends as a reference.
+//
+// The round has one holder at a time: this bar while stepping, the server's State once
+// the rerun at rest has brought it there. The bar writes the link (?round=) as it steps;
+// the server writes it at rest (explorer/app/store.py).
 
 const IDLE_MS = 300;
 const PLAY_MS = 100;  // ten rounds a second
-const SIGMOID = (z) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
-// The fit's record comes once per fit from the record component, as bytes; it is decoded
-// (record.js, from the app's static folder) when a chart first needs it.
-function record(key) {
-  const held = window.__explorerRecord;
-  if (!held || held.key !== key || !window.__explorerRecordModule) return null;
-  if (!held.decoded) {
-    // an absolute address: this module itself was loaded from a blob
-    const url = new URL(window.__explorerRecordModule, window.location.href).href;
-    held.decoded = import(url).then(({ decode }) => decode(held.bytes));
+// The modules (record.js, bindings.js), from the app's static folder, loaded once
+function modules() {
+  const base = new URL(window.__explorerModules, window.location.href).href;
+  if (window.__explorerLoaded?.base !== base) {
+    window.__explorerLoaded = { base, record: import(base + "record.js"),
+                                bindings: import(base + "bindings.js") };
   }
-  return held.decoded;
+  return window.__explorerLoaded;
 }
 
-// tree.js (the Tree page's views), from the app's static folder, loaded once when needed
-function treeViews() {
-  const url = new URL(window.__explorerTreeModule, window.location.href).href;
-  if (window.__explorerTreeViews?.url !== url) {
-    window.__explorerTreeViews = { url, module: import(url) };
-  }
-  return window.__explorerTreeViews.module;
+// The fit's record comes once per fit from the record component, as bytes; it is decoded
+// when a chart first needs it.
+function record(key) {
+  const held = window.__explorerRecord;
+  if (!key || !held || held.key !== key || !window.__explorerModules) return null;
+  if (!held.decoded) held.decoded = modules().record.then(({ decode }) => decode(held.bytes));
+  return held.decoded;
 }
 
 function keep(bytes) {
@@ -39,141 +41,33 @@ function keep(bytes) {
   if (!held || held.key !== key) window.__explorerRecord = { key, bytes: view.slice() };
 }
 
-// The decision boundary F = 0 as axis-aligned lines between grid cells (the same as
-// explorer/numbers/grid.py's boundary_lines, which draws the server's figures).
-function boundaryLines(xs, ys, F) {
-  const nx = xs.length, ny = ys.length;
-  const edges = (v) => {
-    const e = [v[0] - (v[1] - v[0]) / 2];
-    for (let i = 0; i + 1 < v.length; i++) e.push((v[i] + v[i + 1]) / 2);
-    e.push(v[v.length - 1] + (v[v.length - 1] - v[v.length - 2]) / 2);
-    return e;
-  };
-  const xe = edges(xs), ye = edges(ys);
-  const above = (i, j) => F[i * nx + j] > 0;
-  const px = [], py = [];
-  for (let j = 0; j + 1 < nx; j++) {  // vertical pieces between columns j and j + 1
-    let start = -1;
-    for (let i = 0; i <= ny; i++) {
-      const change = i < ny && above(i, j) !== above(i, j + 1);
-      if (change && start < 0) start = i;
-      if (!change && start >= 0) {
-        px.push(xe[j + 1], xe[j + 1], null); py.push(ye[start], ye[i], null); start = -1;
-      }
-    }
-  }
-  for (let i = 0; i + 1 < ny; i++) {  // horizontal pieces between rows i and i + 1
-    let start = -1;
-    for (let j = 0; j <= nx; j++) {
-      const change = j < nx && above(i, j) !== above(i + 1, j);
-      if (change && start < 0) start = j;
-      if (!change && start >= 0) {
-        px.push(xe[start], xe[j], null); py.push(ye[i + 1], ye[i + 1], null); start = -1;
-      }
-    }
-  }
-  return [px, py];
-}
-
-function title_of(meta, m, M) {
-  return (m < M ? meta.title : meta.title_last || meta.title)
-    .replaceAll("{m}", String(m)).replaceAll("{m1}", String(m + 1));
-}
-
-// The server wraps long titles (figures.theme.wrap: a <br> for a space, at clauses); a
-// title drawn here keeps the lines of the one on screen, numbers aside.
-function rewrap(old, text) {
-  const skeleton = (t) => t.replaceAll("<br>", " ").replace(/\d+/g, "#");
-  if (!old || !old.includes("<br>") || skeleton(old) !== skeleton(text)) return text;
-  const breaks = new Set();
-  let spaces = 0;
-  for (const line of old.split("<br>").slice(0, -1)) {
-    spaces += (line.match(/ /g) || []).length;
-    breaks.add(spaces++);  // the space this <br> stands for
-  }
-  let n = 0;
-  return text.replace(/ /g, () => (breaks.has(n++) ? "<br>" : " "));
-}
-
-// How each kind of chart follows the round m. Each returns a Plotly.update's arguments.
-const FOLLOW = {
-  proba(gd, record, m, meta) {  // the probability map, its boundary, the points' p
-    const F = record.gridF(m);
-    const xs = Array.from(record.a.xs), ys = Array.from(record.a.ys);
-    // float32 rows, as the server sends p (and plotly takes typed rows fastest)
-    const p = new Float32Array(F.length);
-    for (let c = 0; c < F.length; c++) p[c] = SIGMOID(meta.scale * F[c]);
-    const z = [];
-    for (let i = 0; i < ys.length; i++) z.push(p.subarray(i * xs.length, (i + 1) * xs.length));
-    const [bx, by] = boundaryLines(xs, ys, F);
-    const Fp = record.pointsF(m);
-    // each point's index (component.js decoded the figure's arrays)
-    const points = meta.points.map((k) => Array.from(gd.data[k].customdata,
-      (c) => [c[0], SIGMOID(meta.scale * Fp[c[0]])]));
-    return [[{ z: [z] }, [0]], [{ x: [bx], y: [by] }, [1]],
-            [{ customdata: points }, meta.points]];
-  },
-  residuals(gd, record, m, meta) {
-    const F = record.gridF(m);
-    const [bx, by] = boundaryLines(Array.from(record.a.xs), Array.from(record.a.ys), F);
-    const Fp = record.pointsF(m), y = record.a.y;
-    const r = Float64Array.from(Fp, (f, i) => y[i] - SIGMOID(f));  // log-loss: y - p
-    const size = Float32Array.from(r, (v) => 4 + 16 * Math.min(Math.abs(v), 1));
-    const custom = Array.from(r, (v, i) => [i, v]);
-    return [[{ x: [bx], y: [by] }, [0]],
-            [{ "marker.color": [r], "marker.size": [size], customdata: [custom] }, [1]]];
-  },
-  // a line's marker at round m, and the round's rule: shapes only, so that plotly.js
-  // redraws them and not the chart's traces (figures.theme.round_marker)
-  marks(gd, record, m, meta) {
-    const shapes = (gd.layout.shapes || []).map(
-      (s, j) => (meta.shapes.includes(j) ? { ...s, x0: m, x1: m } : s));
-    for (const [k, line] of meta.markers) {
-      shapes[k] = { ...shapes[k], xanchor: m, yanchor: gd.data[line].y[m] };
-    }
-    return [null, null, null, null, { shapes }];
-  },
-};
-
+// Charts that follow the round: component.js marks them (gd.__step)
 function following() {
-  return [...document.querySelectorAll(".explorer-chart")].filter((gd) => {
-    const meta = gd.layout && gd.layout.meta && gd.layout.meta.step;
-    const drawn = meta && (meta.kind === "tree" ? gd.__figure && window.__explorerTreeModule
-      : FOLLOW[meta.kind]);
-    return drawn && record(meta.record);
-  });
+  return [...document.querySelectorAll(".explorer-chart")].filter(
+    (gd) => gd.__step && window.__explorerModules);
 }
 
-// Each chart redrawn once: its figure with this round's numbers, in one Plotly.react.
-async function redraw(m, M) {
-  for (const gd of following()) {
-    const meta = gd.layout.meta.step;
-    const rec = await record(meta.record);
-    if (meta.kind === "tree") {  // a whole new figure (tree.js)
-      const fig = (await treeViews()).draw(gd.__figure, rec, m, meta, boundaryLines, gd);
-      await window.Plotly.react(gd, fig.data, fig.layout);
-      continue;
-    }
-    const updates = FOLLOW[meta.kind](gd, rec, m, meta);
-    const data = gd.data.map((trace) => ({ ...trace }));
-    for (const u of updates.slice(0, 3)) {
-      if (!u) continue;
-      u[1].forEach((k, j) => {
-        for (const [path, values] of Object.entries(u[0])) {
-          const value = values[j];
-          if (path.startsWith("marker.")) {
-            data[k].marker = { ...data[k].marker, [path.slice(7)]: value };
-          } else {
-            data[k][path] = value;
-          }
-        }
-      });
-    }
-    const before = (gd.layout.title || {}).text;
-    const text = meta.title ? rewrap(before, title_of(meta, m, M)) : before;
-    const title = { ...(gd.layout.title || {}), text };
-    await window.Plotly.react(gd, data, { ...gd.layout, title, ...(updates[4] || {}) });
-  }
+// Chart gd at round m: {data, layout}
+async function figureAt(gd, m) {
+  const step = gd.__step;
+  const rec = step.record ? await record(step.record) : null;
+  if (step.record && !rec) return null;  // the record is on its way: the next draw has it
+  const { figureAt: at } = await modules().bindings;
+  return at(step, gd.__template, gd.__zero, rec, m);
+}
+
+async function drawAt(gd, m) {
+  const fig = await figureAt(gd, m);
+  if (!fig) return;
+  await window.Plotly.react(gd, fig.data, fig.layout);
+  const names = gd.__step.filenames;
+  const options = gd._context && gd._context.toImageButtonOptions;
+  if (names && options) options.filename = names[m];  // the file names the round
+}
+
+// Each chart redrawn once, at round m
+async function redraw(m) {
+  for (const gd of following()) await drawAt(gd, m);
 }
 
 // plotly.js measures every label it has not drawn before (a forced layout of the page
@@ -189,18 +83,15 @@ const whenIdle = (f) => (window.requestIdleCallback
 
 async function warm(m, M, ticket) {
   for (const r of [m + 1, m - 1]) {
-    if (r < 1 || r > M) continue;
+    if (r < 0 || r > M) continue;
     for (const gd of following()) {
-      const meta = gd.layout.meta.step;
-      if (meta.kind !== "tree") continue;
-      const rec = await record(meta.record);
-      const views = await treeViews();
-      if (ticket !== warmTicket || !rec) return;  // a step came, or a new fit
+      if (ticket !== warmTicket) return;  // a step came
       // a chart Streamlit has since replaced still serves: the sizes are kept by text and
       // style, for every chart of the page
       await whenIdle(async () => {
         if (ticket !== warmTicket) return;
-        const { layout } = views.draw(gd.__figure, rec, r, meta, boundaryLines);
+        const fig = await figureAt(gd, r);
+        if (!fig || !(fig.layout.annotations || []).length) return;
         // the labels alone (no trace, no box, no title to be taken for the chart's), in a
         // chart out of sight, gone once measured
         const div = document.createElement("div");
@@ -208,7 +99,7 @@ async function warm(m, M, ticket) {
         div.style.cssText = "position:fixed;left:-10000px;top:0;visibility:hidden";
         document.body.appendChild(div);
         try {
-          await window.Plotly.newPlot(div, [], { ...layout, title: { text: "" }, shapes: [],
+          await window.Plotly.newPlot(div, [], { ...fig.layout, title: { text: "" }, shapes: [],
                                                  images: [] }, { staticPlot: true });
         } finally {
           window.Plotly.purge(div);
@@ -241,7 +132,7 @@ function follow(m, M, { rest = true } = {}) {
     while (wanted) {
       [r, last] = wanted;
       wanted = null;
-      try { await redraw(r, last); } catch (error) { console.error("stepper:", error); }
+      try { await redraw(r); } catch (error) { console.error("stepper:", error); }
     }
     drawing = null;
     document.dispatchEvent(new CustomEvent("explorer-drawn"));
@@ -296,6 +187,7 @@ function bar(component) {
   s.slider.max = String(M);
   const show = (m) => {
     s.m = m;
+    window.__explorerRound = m;
     s.slider.value = String(m);
     s.label.textContent = `Round ${m} / ${M}`;
     root.dataset.round = String(m);
@@ -393,9 +285,15 @@ function bar(component) {
 export default function (component) {
   const { data } = component;
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) { keep(data); return; }
-  window.__explorerRecordModule = data.module;
-  window.__explorerTreeModule = data.tree;
-  // fetched while the page settles, not at the first step (it is small, and cached)
-  if (data.tree) treeViews().catch((error) => console.error("stepper:", error));
+  window.__explorerModules = data.modules;
+  // fetched while the page settles, not at the first step (small, and cached)
+  modules().bindings.catch((error) => console.error("stepper:", error));
   bar(component);
 }
+
+// A chart that follows the round, mounted or given a new template (component.js): its
+// figure at the bar's round, or null before the bar has one (it draws its template)
+window.__explorerFigureAt = (gd) => {
+  const m = window.__explorerRound;
+  return m === undefined || !window.__explorerModules ? Promise.resolve(null) : figureAt(gd, m);
+};

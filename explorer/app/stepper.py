@@ -13,10 +13,6 @@ import json
 
 import streamlit as st
 
-from .. import figures, losses
-from ..figures.charts import diagram_title
-from ..figures.plane import regions_title, update_titles
-from ..figures.theme import DIVERGING, INK, MUTED, esc
 from ..numbers import summaries
 from ..state import State
 from . import component, store
@@ -124,86 +120,6 @@ def _server_bar(state: State, M: int, keys: bool) -> None:
                    args=(M,), icon=":material/pause:" if playing else ":material/play_arrow:",
                    type="primary" if playing else "secondary", width="stretch",
                    help="Step through the rounds automatically")
-
-
-_SENTINEL = 987_654_321  # a round no fit has: where a title says m, or m + 1
-
-
-def follows(ctx, kind: str, title=None, **selection) -> dict | None:
-    """How a chart of this kind follows the round in the browser (stepper.js), or None
-    where it waits for the server: "proba" (the probability map), "residuals" (the
-    log-loss residual map), "curves" (the loss curves) or "trajectory" (a sample's F and
-    p by round); the Tree page's "regions", "update" and "diagram" (tree.js), given the
-    ``leaf`` and ``sample`` selected. ``title(trace, m)`` is the chart's title, where it
-    is not the view's own."""
-    tr = ctx.trace
-    loss = losses.of(tr)
-    if loss.multiclass:  # the browser's record holds one score per point: the server steps
-        return None
-    if kind in _TREE_VIEWS:
-        return _tree_view(ctx, kind, **selection)
-    plane = not ctx.grid.is_line and loss.is_classifier
-    if kind == "proba" and not plane or kind == "residuals" and not (
-            plane and loss.name == "log_loss" and not tr.second_order) or (
-            kind == "trajectory" and not loss.is_classifier):
-        return None
-    title = title or dict(proba=figures.probability_title, residuals=figures.residual_title,
-                          curves=figures.curves_title).get(kind)
-    spec = dict(kind="marks" if kind in ("curves", "trajectory") else kind,
-                record=component.record_key(ctx))
-    if kind == "proba":  # p = sigmoid(scale F) at the points of the two class traces
-        spec.update(scale=2.0 if loss.half else 1.0, points=[2, 3])
-    if title is not None:
-        spec["title"] = (title(tr, _SENTINEL).replace(str(_SENTINEL + 1), "{m1}")
-                         .replace(str(_SENTINEL), "{m}"))
-    if kind == "residuals":  # "no tree follows" the last round
-        M = tr.n_rounds
-        spec["title_last"] = title(tr, M).replace(f"round {M}:", "round {m}:")
-    # [a marker's shape, the line it sits on], and the round's rules (figures.curves and
-    # sample_trajectory: rules, then markers)
-    if kind == "curves":  # a rule per panel, then a marker per line
-        panels = 2 if loss.is_classifier else 1
-        lines = panels * (2 if tr.X_valid is not None else 1)
-        spec.update(markers=[[panels + k, k] for k in range(lines)], shapes=list(range(panels)))
-    if kind == "trajectory":  # F's and p's markers, the round's rule
-        spec.update(markers=[[2, 0], [3, 1]], shapes=[0])
-    return spec
-
-
-_TREE_VIEWS = ("regions", "update", "diagram")
-
-
-def _template(text: str) -> str:
-    """A text made for round _SENTINEL, with {m}, {m1} (m + 1) and {m0} (m - 1) in it."""
-    return (text.replace(str(_SENTINEL + 1), "{m1}").replace(str(_SENTINEL - 1), "{m0}")
-            .replace(str(_SENTINEL), "{m}"))
-
-
-def _tree_view(ctx, kind: str, leaf: int = -1, sample: int = 0) -> dict | None:
-    """The step spec of a Tree page view drawn by tree.js: its texts as templates, the
-    selection, and its round-0 figure (a message). None along one input (tree_line, and
-    no browser bar there) and in presenter mode (its type sizes are the server's)."""
-    tr, grid = ctx.trace, ctx.grid
-    if grid.is_line or store.peek().present:
-        return None
-    spec = dict(kind="tree", view=kind, record=component.record_key(ctx), leaf=int(leaf),
-                sample=int(sample), ink=INK, muted=MUTED, scale=DIVERGING)
-    if kind == "regions":
-        spec.update(title=_template(regions_title(tr, _SENTINEL, 12345)).replace("12345",
-                                                                                  "{n}"),
-                    lo=[float(v) for v in grid.lo], hi=[float(v) for v in grid.hi],
-                    slots=summaries.most_leaves(tr),
-                    zero=component.figure(figures.tree_regions, tr, 0, grid))
-    elif kind == "update":
-        title, panels = update_titles(tr, _SENTINEL)
-        spec.update(title=_template(title), panels=[_template(t) for t in panels],
-                    zero=component.figure(figures.update_panels, tr, 0, grid))
-    else:
-        spec.update(title=_template(diagram_title(tr, _SENTINEL)),
-                    names=[esc(n) for n in ctx.feature_names],
-                    zero=component.figure(figures.tree_diagram, tr, 0))
-    spec["zero"] = json.loads(spec["zero"].json)  # drawn once for every session
-    return spec
 
 
 def run_page(body, ctx) -> None:

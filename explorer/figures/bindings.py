@@ -28,6 +28,7 @@ Plain Python and numpy: no Streamlit; plotly only to validate the template.
 
 from __future__ import annotations
 
+import base64
 import copy
 import hashlib
 import json
@@ -80,24 +81,27 @@ class Bound:
     rounds: int
 
 
-def draw_rounds(draw, trace, args: tuple, kwargs: dict, rounds, present: bool = False):
-    """``draw(trace, m, *args, **kwargs)`` at each round, as plain dicts."""
+def draw_rounds(draw, before: tuple, after: tuple, kwargs: dict, rounds,
+                present: bool = False) -> list[dict]:
+    """``draw(*before, m, *after, **kwargs)`` at each round m, as plain dicts."""
     out = []
     with plain():
         for m in rounds:
-            spec = draw(trace, m, *args, **kwargs)
+            spec = draw(*before, m, *after, **kwargs)
             out.append(presented(spec) if present else spec)
     return out
 
 
-def bind(draw, trace, grid, args: tuple = (), kwargs: dict | None = None, *,
-         present: bool = False) -> Bound:
-    """The template, bindings and tables of ``draw(trace, m, *args, **kwargs)`` for
-    every round m of the fit; raises :class:`TooLarge` beyond the budget."""
+def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
+         kwargs: dict | None = None, *, present: bool = False) -> Bound:
+    """The template, bindings and tables of ``draw(*before, m, *after, **kwargs)`` for
+    every round m of ``trace`` (``before`` is ``(trace,)`` by default), with the terms of
+    ``trace`` on ``grid``; raises :class:`TooLarge` beyond the budget."""
     M = trace.n_rounds
     if M > MAX_ROUNDS:
         raise TooLarge(f"{M} rounds (at most {MAX_ROUNDS} step in the browser)")
-    figs = draw_rounds(draw, trace, args, kwargs or {}, range(M + 1), present)
+    before = (trace,) if before is None else tuple(before)
+    figs = draw_rounds(draw, before, tuple(after), kwargs or {}, range(M + 1), present)
     at = 1 if M >= 1 else 0
     rounds = list(range(at, M + 1))
     paths = []
@@ -360,12 +364,18 @@ def _key(value) -> bytes:
 def apply(bound: Bound, trace, grid, m: int) -> dict:
     """The figure at round m from the template, the bindings and the tables, as
     ``explorer/app/bindings.js`` makes it (the terms from :mod:`explorer.numbers.terms`)."""
-    if m == 0 and bound.zero is not None:
-        return bound.zero
-    header, arrays = unpack(bound.tables)
+    return figure_at(bound.template, bound.bindings, bound.tables, bound.zero, trace, grid, m)
+
+
+def figure_at(template: dict, bound: list, tables: bytes, zero, trace, grid, m: int) -> dict:
+    """:func:`apply` from the parts as the browser gets them (``template`` and ``zero``
+    may be plotly's JSON, with its typed arrays)."""
+    if m == 0 and zero is not None:
+        return zero
+    header, arrays = unpack(tables)
     arrays = [arrays[str(i)] for i in range(len(arrays))]
-    fig = copy.deepcopy(bound.template)
-    for b in bound.bindings:
+    fig = copy.deepcopy(template)
+    for b in bound:
         node = fig
         for key in b["path"][:-1]:
             node = node[key]
@@ -384,11 +394,20 @@ def _value(b, before, header, arrays, trace, grid, m):
         return _term(b, trace, grid, m).astype(dtype).reshape(shape)
     if "columns" not in b:
         return _points(b, arrays, trace, grid, m).astype(dtype)
-    out = np.array(before, dtype=dtype)
+    out = np.array(_typed(before), dtype=dtype)
     for j, part in enumerate(b["columns"]):
         if part is not None:
             out[:, j] = _points(part, arrays, trace, grid, m).astype(dtype)
     return out
+
+
+def _typed(value):
+    """plotly's JSON of a typed array ({dtype, bdata, shape}) as numpy; else as it is."""
+    if isinstance(value, dict) and "bdata" in value:
+        a = np.frombuffer(base64.b64decode(value["bdata"]), np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        return a.reshape([int(k) for k in str(shape).split(",")]) if shape else a
+    return value
 
 
 def _term(part, trace, grid, m):

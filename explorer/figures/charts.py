@@ -107,16 +107,19 @@ def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
 
 
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
-                 height: int | None = None, uirevision=None, k: int = 0,
-                 classes=None) -> go.Figure:
+                 sample: int | None = None, height: int | None = None, uirevision=None,
+                 k: int = 0, classes=None) -> go.Figure:
     """View 7: tree m (of class k), per node its split, n, sums and improvement; per leaf
     its value.
 
     Node markers carry the node id in ``customdata[0]`` (and 1 for a leaf in
-    ``customdata[1]``) so a click can select a leaf.
+    ``customdata[1]``) so a click can select a leaf. With a ``sample``, ``leaf`` is the
+    selection (:func:`~explorer.numbers.summaries.resolve_leaf`).
     """
     if m < 1:
         return empty_figure(no_tree())
+    if leaf is not None and sample is not None:
+        leaf = summaries.resolve_leaf(trace, m, leaf, sample, k)[0]
     tree = trace.tree(m, k)
     title = diagram_title(trace, m, k, classes)
     x, depth = _tree_layout(tree)

@@ -72,7 +72,7 @@ def class_boundaries(grid: Grid, F, *, color=INK, width=2.5, dash="solid",
 
 def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=None,
               k: int | None = None, show_valid: bool = False, sample: int | None = None,
-              height: int = 560, uirevision=None, title: str | None = None,
+              height: int = 560, uirevision=None, title=None,
               panel: Panel = ALONE) -> go.Figure:
     """View 1 with K classes: each cell in the colour of its most probable class, paler the
     less sure the model is there, and the boundaries between classes; with ``k`` the map
@@ -128,7 +128,8 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title or class_map_title(trace, m, k, classes), height, uirevision,
+        title(trace, m) if callable(title) else title or class_map_title(trace, m, k, classes),
+        height, uirevision,
         **plane_layout(grid, feature_names, panel), **shared))
 
 

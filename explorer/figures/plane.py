@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 
 from .. import losses
 from ..numbers.grid import Grid, tree_on_grid
-from ..numbers.summaries import leaf_rule, most_leaves
+from ..numbers.summaries import leaf_rule, most_leaves, resolve_leaf
 from ..text import no_tree
 from .classes import class_boundaries, class_colour, class_labels, class_map
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
@@ -42,7 +42,7 @@ def probability_title(trace, m: int) -> str:
 
 def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                     classes=None, show_valid: bool = False, sample: int | None = None,
-                    height: int = 560, uirevision=None, title: str | None = None,
+                    height: int = 560, uirevision=None, title=None,
                     panel: Panel = ALONE) -> go.Figure:
     """View 1: p(class 1) after round m, the boundary p = 0.5 and the points.
 
@@ -84,10 +84,15 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                 hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
-    title = title or probability_title(trace, m)
+    title = title(trace, m) if callable(title) else title or probability_title(trace, m)
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(PROBA_SCALE, 0.0, 1.0, bar)))
+
+
+def sample_map_title(trace, m: int) -> str:
+    """The Sample page's map: the title says what a click does."""
+    return f"Click a point to follow it (round {m})"
 
 
 @functools.lru_cache(maxsize=4)  # by identity: a fit's trace and grid, drawn at each round
@@ -104,7 +109,7 @@ def _value_range(trace, grid) -> tuple[float, float]:
 
 def regression_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                     target_name="y", show_valid: bool = False, sample: int | None = None,
-                    height: int = 560, uirevision=None, title: str | None = None,
+                    height: int = 560, uirevision=None, title=None,
                     panel: Panel = ALONE) -> go.Figure:
     """View 1 for one input: the staircase F_m(x) over the points (x, y), and each
     point's residual y − F_m as a bar from F_m to y (what tree m + 1 fits).
@@ -141,7 +146,7 @@ def regression_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                      hovertemplate="F = %{y:.4g}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(x[sample], y[sample], f"sample #{sample}", len(y)))
-    title = title or (f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals "
+    title = title(trace, m) if callable(title) else title or (f"Model after round {m}: F<sub>{m}</sub>(x), and the residuals "
                       f"y − F<sub>{m}</sub>")
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, barmode="overlay", hovermode="closest",
@@ -151,7 +156,7 @@ def regression_line(trace, m: int, grid: Grid, *, feature_names=("x",),
 
 def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                        target_name="y", show_valid: bool = False, sample: int | None = None,
-                       height: int = 560, uirevision=None, title: str | None = None,
+                       height: int = 560, uirevision=None, title=None,
                        panel: Panel = ALONE) -> go.Figure:
     """View 1 for two inputs: F_m on the plane as a heat map, the points coloured by y on
     the same scale (a point that stands out from its background is badly fitted).
@@ -188,7 +193,8 @@ def regression_surface(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                           "<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
-    title = title or f"Model after round {m}: F<sub>{m}</sub>(x) on the plane"
+    title = title(trace, m) if callable(title) else (
+        title or f"Model after round {m}: F<sub>{m}</sub>(x) on the plane")
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(VALUE_SCALE, lo, hi, bar)))
@@ -342,11 +348,15 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     ``vmax`` is the largest |gamma| of the colour scale, used for the box fills and named
     in the colour bar's title; by default this tree's own (:func:`leaf_value_range` of
     several rounds shares one). Every round's figure holds as many boxes and labels.
-    With K >= 3 classes: tree k of round m.
+    With K >= 3 classes: tree k of round m. With a ``sample``, ``leaf`` is the selection
+    (:func:`~explorer.numbers.summaries.resolve_leaf`): a leaf of tree m, else the
+    sample's leaf.
     """
     if m < 1:
         return empty_figure(no_tree(),
                             height, panel)
+    if leaf is not None and sample is not None:
+        leaf = resolve_leaf(trace, m, leaf, sample, k)[0]
     if grid.is_line:
         return tree_line(trace, m, grid, feature_names=feature_names, leaf=leaf, sample=sample,
                          height=height, uirevision=uirevision, vmax=vmax, panel=panel)

@@ -3,9 +3,10 @@
 The browser steps through rounds on its own (``explorer/app/record.js``): from the trees
 as flat node arrays, f0 and nu it adds up F_m on the grid and at the points with the
 engine's own arithmetic (float64 adds tree after tree; float32 comparisons of
-float32(x) <= threshold; xgboost's float32 steps for second-order trees), so what it
-draws at round m is what the engine computed. The Tree page's views also get each
-node's n, Σr, Σh, improvement and depth, and each round's subsample (``explorer/app/tree.js``).
+float32(x) <= threshold; xgboost's float32 steps for second-order trees), and from F
+the terms of :mod:`.terms` (p, the class probabilities, the residuals), so what it
+draws at round m is what the engine computed. Everything else a chart shows comes with
+the chart, as per-round tables (:mod:`explorer.figures.bindings`).
 
 Layout: a little-endian uint32 n, n bytes of UTF-8 JSON (the scalars, and for each array
 its dtype, byte offset and length), then the arrays, each starting at a multiple of 8.
@@ -17,6 +18,8 @@ import json
 
 import numpy as np
 
+from .terms import BIG
+
 # dtype names as JavaScript's typed arrays call them
 _JS = {np.dtype("<f8"): "float64", np.dtype("<f4"): "float32", np.dtype("<i4"): "int32",
        np.dtype("i1"): "int8", np.dtype("u1"): "uint8", np.dtype("<u2"): "uint16"}
@@ -26,31 +29,27 @@ def encode(trace, grid, key: str = "") -> bytes:
     """The record of ``trace`` and the plane ``grid`` it is drawn on; ``key`` names the fit
     (the browser keeps one record and asks for it by this name)."""
     nodes = trace.nodes
+    offsets = np.atleast_2d(np.asarray(trace.offsets))[:, :trace.n_rounds + 1]
     arrays = {
         "feature": nodes["feature"].astype("<i4"),
         "threshold": nodes["threshold"].astype("<f8"),
         "left": nodes["left"].astype("<i4"),
-        "right": nodes["right"].astype("<i4"),
         "value": nodes["value"].astype("<f8"),
-        "offsets": np.asarray(trace.offsets[:trace.n_rounds + 1]).astype("<i4"),
+        "right": nodes["right"].astype("<i4"),
+        "offsets": offsets.astype("<i4").ravel(),  # class by class: tree (m, k) ends at k (M + 1) + m
         "X": np.asarray(trace.X, dtype=np.float64).astype("<f4"),  # as the trees compare it
-        "y": np.asarray(trace.y, dtype="<f8"),
+        "y": np.asarray(trace.y, dtype="<f8"),  # a class index with K >= 3 classes
+        "f0": np.atleast_1d(np.asarray(trace.f0, dtype="<f8")),
         "xs": np.asarray(grid.xs, dtype="<f8"),
         "ys": np.asarray(grid.ys if grid.ys is not None else [0.0], dtype="<f8"),
-        # what the Tree page's views print per node (explorer/app/tree.js)
-        "count": nodes["n"].astype("<i4"),
-        "sum_r": nodes["sum_r"].astype("<f8"),
-        "sum_h": nodes["sum_h"].astype("<f8"),
-        "improvement": nodes["improvement"].astype("<f8"),
-        "depth": nodes["depth"].astype("i1" if nodes["depth"].max(initial=0) < 128 else "<i4"),
     }
-    if trace.in_bag is not None:  # each round's subsample, a bit a point (little-endian)
-        arrays["bag"] = np.packbits(np.asarray(trace.in_bag[:trace.n_rounds + 1], bool),
-                                    axis=1, bitorder="little").ravel()
-    header = dict(key=key, f0=float(trace.f0), nu=float(trace.learning_rate), rounds=trace.n_rounds,
+    # the residuals record.js computes (terms._residuals_in_browser); others come as tables
+    residual = ("multinomial" if trace.is_multiclass else trace.loss)
+    header = dict(key=key, nu=float(trace.learning_rate), rounds=trace.n_rounds,
                   single=bool(trace.second_order), n=int(len(trace.y)),
-                  features=int(trace.X.shape[1]), line=grid.is_line,
-                  classifier=bool(trace.is_classifier))
+                  classes=int(trace.n_classes) if trace.is_multiclass else 1,
+                  features=int(trace.X.shape[1]), line=grid.is_line, big=BIG,
+                  scale=2.0 if trace.loss == "exponential" else 1.0, residual=residual)
     return pack(header, arrays)
 
 
