@@ -9,19 +9,20 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
 
 .PHONY: app test quick bench load warm browsers
 
-# A stamp per requirements file: pip runs again only when a file changes.
+# A stamp per requirements file: pip runs again only when a file changes, the
+# dependencies' own list (pyproject.toml, which both files refer to) included.
 $(PY):
 	@$(PYTHON) -c "import venv, ensurepip" 2>/dev/null || { \
 		echo "$(PYTHON) has no venv support. Add it with: sudo apt-get install python3-venv"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(VENV)/.app: requirements.txt | $(PY)
+$(VENV)/.app: requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -q -r requirements.txt
 	@touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
-	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+$(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(PY)
+	$(PY) -m pip install -q -r requirements-dev.txt
 	@touch $@ $(VENV)/.app
 
 # Compiles the engine's kernels into numba's cache, so the first visit is warm.

@@ -4,6 +4,12 @@
 or :func:`load_csv` in one step. Any problem with the user's choices or file raises
 :class:`~explorer.data.DataError` whose message says what is wrong and what to do, so
 the app can show it as is.
+
+Size: the library's own limit, :data:`MAX_BYTES`, is 10 MB; it is the default of
+:func:`read_table` and :func:`load_csv` and what the command line
+(``python -m explorer export --csv``) accepts. The app passes a smaller one of its own,
+``explorer.app.controls.MAX_UPLOAD_MB`` (5 MB), which ``.streamlit/config.toml``'s
+``server.maxUploadSize`` repeats for the server (a test checks that the two agree).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ def _pd():
     return pandas
 
 
-MAX_BYTES = 10 * 1024 * 1024
+MAX_BYTES = 10 * 1024 * 1024  # the library's and the command line's limit (the app's is 5 MB)
 # A file can be small and still declare a huge number of columns on one line;
 # pandas would build one object per column, so refuse before parsing.
 MAX_COLUMNS = 1_000
@@ -51,6 +57,9 @@ _SEPARATORS = ("\t", ";", ",")  # in order of preference when several fit
 _MISSING = {"", "nan", "na", "n/a", "null", "none"}
 _SEPARATOR_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma"}
 _CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Excel (in locales whose list separator is not a comma, and when asked) writes the
+# separator on a first line of its own: sep=; (sometimes quoted, or padded with it).
+_SEP_LINE = re.compile(r'"?sep=(\t|[^\w\s"\'])"?\1*', re.IGNORECASE)
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,7 +123,8 @@ def read_table(file, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) ->
     max_rows : int
         More data rows than this is refused, never silently cut.
     max_bytes : int
-        Larger files are refused.
+        Larger files are refused. The default, :data:`MAX_BYTES` (10 MB), is the
+        library's and the command line's; the app passes its own 5 MB.
 
     Returns
     -------
@@ -122,18 +132,20 @@ def read_table(file, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) ->
 
     Notes
     -----
-    The separator is a tab, semicolon or comma: the first one that splits the
-    first lines into the same number of fields. The first row is taken as data
+    The separator is the one a first line ``sep=;`` names (Excel writes it; the
+    line is then skipped), else a tab, semicolon or comma: the first one that splits
+    the first lines into the same number of fields. The first row is taken as data
     (columns named x1, x2, ...) when each of its cells is a number or a label
     that appears again further down its column; otherwise it is the header.
     """
     raw, name = _read_bytes(file, max_bytes)
     text = _decode(raw)
+    declared, text = _declared_separator(text)
     lines = [line for line in text.splitlines()[:50] if line.strip()]
     if not lines:
         raise DataError("The file is empty. Upload a CSV file with a header row "
                         "and one row per point.")
-    sep = _sniff_separator(lines)
+    sep = declared or _sniff_separator(lines)
     if lines[0].count(sep) + 1 > MAX_COLUMNS:
         raise DataError(f"The file has more than {MAX_COLUMNS:,} columns. "
                         "Keep only the columns you need and upload it again.")
@@ -144,7 +156,8 @@ def read_table(file, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) ->
     except (_pd().errors.ParserError, _pd().errors.EmptyDataError, ValueError) as error:
         raise DataError(
             f"The file could not be read as a table ({_first_line(error)}). Check that "
-            f"every row has the same number of values, separated by a {_SEPARATOR_NAMES[sep]}."
+            f"every row has the same number of values, separated by a "
+            f"{_SEPARATOR_NAMES.get(sep, repr(sep))}."
         ) from None
 
     cells = cells.fillna("").apply(lambda column: column.str.strip())
@@ -307,6 +320,14 @@ def _text_only(text):
         raise DataError("The file is not a text CSV file (it looks like a binary file, such "
                         "as a spreadsheet or an image). Save it as CSV and upload that.")
     return text
+
+
+def _declared_separator(text):
+    """The separator named by Excel's first line ``sep=;`` and the text after that line;
+    (None, text) when the file has no such line."""
+    first, _, rest = text.partition("\n")
+    match = _SEP_LINE.fullmatch(first.rstrip("\r").strip(" "))
+    return (match.group(1), rest) if match else (None, text)
 
 
 def _sniff_separator(lines):

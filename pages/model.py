@@ -10,6 +10,7 @@ surface F_m as a heat map and the residual map.
 import streamlit as st
 
 from explorer import app, figures
+from explorer.app.text import sub
 
 ctx = app.page("Model: the prediction after round m, and what the next tree fits",
                drawing=True)
@@ -50,10 +51,11 @@ def body(ctx):
         app.f0_block(ctx)
     else:
         trees = (f"{tr.n_classes} trees, tree ({m}, k) fitted to class k's residuals "
-                 f"y_k − p_k of round {m - 1}: F_{m},k = F_{m - 1},k + ν · tree ({m}, k)"
+                 f"yₖ − pₖ of round {m - 1}: F{sub(f'{m},k')} = F{sub(f'{m - 1},k')} + "
+                 f"ν · tree ({m}, k)"
                  if tr.is_multiclass else
                  f"tree {m}, fitted to the residuals of round {m - 1}: "
-                 f"F_{m} = F_{m - 1} + ν · tree {m}")
+                 f"F{sub(m)} = F{sub(m - 1)} + ν · tree {m}")
         st.caption(f"Round {m} added {trees}. The Tree page shows that tree, its leaf "
                    "values and the update.")
 

@@ -224,6 +224,43 @@ def test_utf16_and_tab_separated_files_are_read():
     assert load_csv(text.encode()).X.shape == (10, 2)  # the same as UTF-8 tab-separated
 
 
+# Excel, in locales whose list separator is not a comma (or when asked to), writes the
+# separator on a first line of its own; pandas alone refuses such a file.
+EXCEL_ROWS = [(f"{i},5", f"-{i},25", "yes" if i % 2 else "no") for i in range(12)]
+
+
+@pytest.mark.parametrize("line", ["sep=;", "SEP=;", '"sep=;"', "sep=;;;", "sep=; "])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_excel_sep_line_names_the_separator_and_is_skipped(line, newline):
+    text = newline.join([line, "a;b;label"] + [";".join(r) for r in EXCEL_ROWS]) + newline
+    for raw in (text.encode("utf-8"), b"\xef\xbb\xbf" + text.encode("utf-8"),
+                text.encode("cp1252"), text.encode("utf-16")):
+        table = read_table(raw)
+        assert table.columns == ("a", "b", "label") and table.n_rows == 12
+        ds = to_dataset(table)
+        assert ds.feature_names == ("a", "b") and ds.classes == ("no", "yes")
+        assert ds.X[2].tolist() == [2.5, -2.25]  # decimal commas, as the locale writes them
+
+
+@pytest.mark.parametrize("sep", [",", "\t", "|"])
+def test_excel_sep_line_with_other_separators(sep):
+    rows = [(i, 0.5 * i, "yes" if i % 2 else "no") for i in range(10)]
+    text = f"sep={sep}\n" + csv(rows, header=sep.join(["a", "b", "label"]), sep=sep)
+    ds = load_csv(text.encode())
+    assert ds.feature_names == ("a", "b") and ds.X.shape == (10, 2)
+    assert ds.X[3].tolist() == [3.0, 1.5]
+
+
+def test_a_column_called_sep_is_not_a_separator_line():
+    rows = [(i, 0.5 * i, i % 2) for i in range(10)]
+    ds = load_csv(csv(rows, header="sep=1,b,label").encode())
+    assert ds.feature_names == ("sep=1", "b")
+
+
+def test_excel_sep_line_and_nothing_else_is_an_empty_file():
+    refused("sep=;\n", "empty")
+
+
 def test_refuses_file_too_large():
     refused(csv(points(n=200)), "larger than", max_bytes=1000)
 

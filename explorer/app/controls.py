@@ -19,7 +19,7 @@ from ..state import (BY_KEY, DRAW, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TAS
 from ..upload import default_features, read_table, to_dataset
 from . import store
 
-MAX_UPLOAD_MB = 5
+MAX_UPLOAD_MB = 5  # the same as server.maxUploadSize in .streamlit/config.toml (a test checks)
 # What one setting may fit: points x rounds. Measured here at this budget: the fit, its
 # grid and curves take 0.3-0.4 s, and a cached fit holds about 30 MB (9 bytes a
 # point-round of record, a 4-10 MB grid), 60-65 MB at its peak.

@@ -13,6 +13,15 @@ from ..numbers import summaries
 from ..text import number as fmt
 from .context import md_escape
 
+_SUBSCRIPTS = str.maketrans("0123456789+-−()km", "₀₁₂₃₄₅₆₇₈₉₊₋₋₍₎ₖₘ")
+
+
+def sub(text) -> str:
+    """``text`` in Unicode subscripts (digits, signs, brackets, k and m; a comma stays),
+    for captions: the charts write F<sub>3,k</sub>, a caption F₃,ₖ (plain underscores
+    would show as they are, or turn the text between two of them italic)."""
+    return str(text).translate(_SUBSCRIPTS)
+
 
 def metrics_row(ctx, m: int) -> None:
     """Loss and accuracy at round m, with the change from round m - 1."""
@@ -104,7 +113,7 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
     st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
              + fmt(L["step"]))
     st.caption(f"Every point of the leaf moves by ν·γ: "
-               f"F_{m}(x) = F_{m - 1}(x) + {fmt(L['step'])}.")
+               f"F{sub(m)}(x) = F{sub(m - 1)}(x) + {fmt(L['step'])}.")
     if L["floored"]:
         st.warning("The hessian sum of this leaf is below the floor (1e-150 per point): "
                    "the engine takes no step (γ = 0), as scikit-learn does.",
@@ -193,7 +202,7 @@ def ledger_table(ctx, ledger: dict, m: int) -> None:
             rows[f"p ({name})"] = ledger["p"][:, k]
         st.dataframe(rows, hide_index=True, width="stretch", height=320)
         st.caption("Round 0 has no trees (leaves −1): F₀ = f₀. From round 1, each class's "
-                   "F_k moves by ν·γ of the sample's leaf in tree (m, k); p = softmax(F).")
+                   "Fₖ moves by ν·γ of the sample's leaf in tree (m, k); p = softmax(F).")
         return
     rows = {
         "round m": ledger["round"],
@@ -209,7 +218,7 @@ def ledger_table(ctx, ledger: dict, m: int) -> None:
     if ledger["in_bag"] is not None:
         rows["in subsample"] = ledger["in_bag"]
     st.dataframe(rows, hide_index=True, width="stretch", height=320)
-    st.caption("Round 0 has no tree (leaf −1): F₀ = f₀. From round 1, F_m = F_(m−1) + ν·γ, "
-               "where r is the residual at F_(m−1) and γ the value of the leaf the sample "
+    st.caption("Round 0 has no tree (leaf −1): F₀ = f₀. From round 1, Fₘ = Fₘ₋₁ + ν·γ, "
+               "where r is the residual at Fₘ₋₁ and γ the value of the leaf the sample "
                "falls in.")
 

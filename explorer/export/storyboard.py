@@ -12,7 +12,6 @@ call these functions.
 
 from __future__ import annotations
 
-import html
 import math
 import re
 from collections.abc import Sequence
@@ -229,8 +228,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
     height = rows * PANEL + margin["t"] + margin["b"]
     layout = dict(
         template=PRINT_TEMPLATE, font=theme.FONT,
-        title=dict(text=html.escape(title), x=0.0, xref="paper", xanchor="left",
-                   font=dict(size=22), subtitle=dict(text=html.escape(subtitle),
+        title=dict(text=theme.esc(title), x=0.0, xref="paper", xanchor="left",
+                   font=dict(size=22), subtitle=dict(text=theme.esc(subtitle),
                                                      font=dict(size=15, color=theme.MUTED))),
         width=cols * PANEL + 150, height=height, margin=margin, shapes=shapes,
         annotations=notes, **layout_axes)  # the legend goes where the figures' rule puts it

@@ -372,8 +372,11 @@ def signed(x: float, digits: int = 3) -> str:
 
 
 def esc(text) -> str:
-    """User text made safe for plotly labels: HTML special characters become entities."""
-    return html.escape(str(text), quote=True)
+    """User text for plotly's label text, escaped once: ``&``, ``<`` and ``>`` become
+    ``&amp;``, ``&lt;`` and ``&gt;``, which plotly.js draws as those characters, so the
+    text never becomes markup and shows exactly as typed. Quotes stay as they are:
+    plotly.js does not know ``&quot;`` and would show it as it is written."""
+    return html.escape(str(text), quote=False)
 
 
 _PLAIN = threading.local()
