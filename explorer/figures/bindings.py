@@ -330,7 +330,10 @@ class _Tables:
     def payload(self) -> bytes:
         """The tables (each round's value id, from round ``first`` on) and their arrays."""
         header = dict(first=self.rounds[0], tables=self.tables)
-        return pack(header, {str(i): a for i, a in enumerate(self.arrays)})
+        out = pack(header, {str(i): a for i, a in enumerate(self.arrays)})
+        if len(out) > MAX_TABLE_BYTES:
+            raise TooLarge(f"tables of {len(out) / 2**20:.1f} MB")
+        return out
 
 
 def _strings(value):

@@ -398,7 +398,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if selected is not None:
         shapes.append(selected)
     # As many boxes and labels at every round, the unused ones transparent: the browser
-    # then steps by changing their values alone, and plotly.js redraws no trace (tree.js).
+    # then steps by changing their values alone, and plotly.js redraws no trace (bindings).
     slots = most_leaves(trace, k)
     shapes += [panel.ref(dict(type="rect", x0=0, x1=0, y0=0, y1=0, layer="below",
                               fillcolor=_CLEAR, opacity=0, line=dict(color=_CLEAR, width=0)))

@@ -1,0 +1,164 @@
+"""explorer.figures.bindings: a chart's template, bindings and per-round tables give the
+server's own figure at every round, for every kind of data and view, as the browser
+gets it (the template as plotly's JSON, the tables as bytes)."""
+
+import base64
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from sklearn.datasets import load_iris, make_moons
+
+import explorer
+from explorer import figures
+from explorer.figures import bindings
+from explorer.figures.theme import plain
+from explorer.numbers.grid import make_grid
+from explorer.numbers.record import unpack
+
+M = 12  # rounds: every one of them is checked
+
+
+def _problem(name):
+    rng = np.random.RandomState(0)
+    if name == "iris":
+        d = load_iris()
+        return d.data[:, 2:], d.target, {}
+    if name == "sine":
+        X = rng.uniform(0, 6, (150, 1))
+        return X, np.sin(X[:, 0]) + rng.normal(0, 0.2, 150), dict(loss="squared_error")
+    if name == "plane":
+        X = rng.uniform(0, 6, (150, 2))
+        return X, np.sin(X[:, 0]) + X[:, 1], dict(loss="squared_error")
+    X, y = make_moons(200, noise=0.3, random_state=0)
+    return X, y, dict(moons={}, exponential=dict(loss="exponential"),
+                      hessian=dict(split="hessian"),
+                      subsample=dict(subsample=0.5, max_leaves=6, max_depth=None))[name]
+
+
+@pytest.fixture(scope="module", params=["moons", "iris", "sine", "plane", "exponential",
+                                        "hessian", "subsample"])
+def fitted(request, warm_engine):
+    X, y, options = _problem(request.param)
+    trace = explorer.fit(X, y, n_rounds=M, **options)
+    return request.param, trace, make_grid(trace, resolution=24)
+
+
+def canonical(node):
+    """A figure's JSON with every array as a list of floats (plotly's typed arrays
+    decoded), so that two figures compare value by value."""
+    if isinstance(node, dict) and "bdata" in node:
+        a = np.frombuffer(base64.b64decode(node["bdata"]), np.dtype(node["dtype"]))
+        return canonical(bindings._typed(node).tolist() if node.get("shape") else a.tolist())
+    if isinstance(node, np.ndarray):
+        return canonical(node.tolist())
+    if isinstance(node, dict):
+        return {k: canonical(v) for k, v in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [canonical(v) for v in node]
+    if isinstance(node, (int, float)) and not isinstance(node, bool):
+        return float(node)
+    return node
+
+
+def served(draw, before, after, kwargs, m):
+    """The server's figure: validated, as plotly's JSON."""
+    return json.loads(draw(*before, m, *after, **kwargs).to_json())
+
+
+def views(name, trace, grid):
+    """(draw, before, after, kwargs) of each view this fit has."""
+    out = [(figures.model_view, (trace,), (grid,), dict(sample=3)),
+           (figures.curves, (trace,), (), {}),
+           (figures.tree_diagram, (trace,), (), dict(leaf=-1, sample=5)),
+           (figures.update_panels, (trace,), (grid,), {}),
+           (figures.sample_trajectory, (trace, 7), (), {})]
+    if not grid.is_line:
+        out += [(figures.residual_map, (trace,), (grid,), dict(sample=3)),
+                (figures.tree_regions, (trace,), (grid,), dict(leaf=-1, sample=5))]
+    if trace.is_multiclass:
+        out += [(figures.model_view, (trace,), (grid,), dict(k=2)),
+                (figures.residual_map, (trace,), (grid,), dict(k=1)),
+                (figures.tree_regions, (trace,), (grid,), dict(k=2, leaf=3, sample=0))]
+    return out
+
+
+def test_the_bindings_give_the_servers_figure_at_every_round(fitted):
+    name, trace, grid = fitted
+    for draw, before, after, kwargs in views(name, trace, grid):
+        bound = bindings.bind(draw, trace, grid, before, after, kwargs)
+        # as the browser gets them: the template as plotly's JSON, round 0 too
+        template = served(draw, before, after, kwargs, bound.at)
+        zero = None if bound.zero is None else served(draw, before, after, kwargs, 0)
+        for m in range(M + 1):
+            mine = bindings.figure_at(template, bound.bindings, bound.tables, zero, trace,
+                                      grid, m)
+            assert canonical(mine) == canonical(served(draw, before, after, kwargs, m)), (
+                name, draw.__name__, m)
+
+
+def test_big_arrays_come_from_the_terms_and_small_ones_from_tables(fitted):
+    """The maps and the points' values are computed in the browser, not shipped per round."""
+    name, trace, grid = fitted
+    model = bindings.bind(figures.model_view, trace, grid, after=(grid,))
+    terms = {b["term"][0] for b in model.bindings if "term" in b}
+    terms |= {p["term"][0] for b in model.bindings for p in b.get("columns") or [] if p}
+    expected = {"moons": {"gp", "pp"}, "exponential": {"gp", "pp"}, "hessian": {"gp", "pp"},
+                "subsample": {"gp", "pp"}, "iris": {"gshade", "gtop", "pp"},
+                "sine": {"gF", "pF"}, "plane": {"gF", "pF"}}[name]
+    assert expected <= terms
+    header, arrays = unpack(model.tables)
+    cells = grid.F[0].size
+    assert all(a.size < cells for a in arrays.values()), "a map went into the tables"
+
+
+def test_a_property_that_never_changes_is_not_bound(fitted):
+    name, trace, grid = fitted
+    bound = bindings.bind(figures.curves, trace, grid)
+    paths = [b["path"] for b in bound.bindings]
+    assert ["layout", "title", "text"] in paths  # it names the round
+    assert not any(p[0] == "data" for p in paths)  # the curves themselves are the same
+
+
+def test_tables_store_each_distinct_value_once(fitted):
+    name, trace, grid = fitted
+    bound = bindings.bind(figures.curves, trace, grid)
+    header, _ = unpack(bound.tables)
+    for table in header["tables"]:
+        values = [json.dumps(v, sort_keys=True) for v in table["values"]]
+        assert len(set(values)) == len(values)
+        assert len(table["rounds"]) == M + 1 - header["first"]
+
+
+def test_beyond_the_budget_the_chart_steps_through_the_server(fitted, monkeypatch):
+    name, trace, grid = fitted
+    monkeypatch.setattr(bindings, "MAX_TABLE_BYTES", 100)
+    with pytest.raises(bindings.TooLarge):
+        bindings.bind(figures.tree_diagram, trace, grid)
+    monkeypatch.setattr(bindings, "MAX_ROUNDS", M - 1)
+    with pytest.raises(bindings.TooLarge):
+        bindings.bind(figures.curves, trace, grid)
+
+
+def test_plain_figures_are_the_validated_ones(fitted):
+    """theme.plain draws the same figure, unvalidated: the tables hold what plotly gets."""
+    name, trace, grid = fitted
+    with plain():
+        spec = figures.model_view(trace, 3, grid)
+    assert isinstance(spec, dict)
+    assert canonical(json.loads(go.Figure(spec).to_json())) == canonical(
+        served(figures.model_view, (trace,), (grid,), {}, 3))
+
+
+def test_presenter_mode_is_bound_too(warm_engine):
+    from explorer.figures import presented
+    X, y, _ = _problem("moons")
+    trace = explorer.fit(X, y, n_rounds=4)
+    grid = make_grid(trace, resolution=16)
+    bound = bindings.bind(figures.tree_regions, trace, grid, after=(grid,), present=True)
+    template = json.loads(presented(figures.tree_regions(trace, bound.at, grid)).to_json())
+    for m in range(1, 5):
+        mine = bindings.figure_at(template, bound.bindings, bound.tables, None, trace, grid, m)
+        want = json.loads(presented(figures.tree_regions(trace, m, grid)).to_json())
+        assert canonical(mine) == canonical(want)
