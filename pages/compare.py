@@ -37,15 +37,16 @@ def body(ctx):
         st.caption(f"{flip:.0%} of the training labels are flipped on both sides: the points "
                    "the exponential loss weighs by e^(−yF) pull its boundary much harder.")
     columns = st.columns(2, gap="small")
-    for side, column, (trace, grid, key), label in zip("ab", columns, fits, labels):
+    for side, column, fit, label in zip("ab", columns, fits, labels):
         with column:
             st.markdown(f"**{app.md_escape(label)}**")
-            app.chart(app.figure(figures.model_view, trace, m, grid,
-                                         uirevision=key, **ctx.names),
-                          s, f"compare_{side}", live=True)
-    app.chart(app.figure(figures.compare_curves, fits[0][0], fits[1][0], m,
-                                 labels=labels, uirevision=ctx.key),
-                  s, "compare_curves", live=True)
+            app.chart(app.following(fit, s, f"compare_{side}", figures.model_view, fit[1],
+                                    uirevision=fit[2], **ctx.names),
+                      s, f"compare_{side}", live=True)
+    app.chart(app.following(fits[0], s, "compare_curves", figures.compare_curves,
+                            before=(fits[0][0], fits[1][0]), labels=labels,
+                            uirevision=ctx.key),
+              s, "compare_curves", live=True)
 
 
 app.run_page(body, ctx)

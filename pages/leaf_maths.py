@@ -94,9 +94,10 @@ def body(ctx):
         leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample, k)
         story = leaves.leaf_story(tr, m, leaf, k=k)
         with left:
-            app.chart(app.figure(figures.leaf_loss, story, m, leaf,
-                                         uirevision=ctx.key),
-                          s, "leaf_loss", key="chart_leaf_loss", live=True)
+            # the chart finds the selected leaf of each round itself
+            app.chart(app.following(ctx, s, "leaf_loss", figures.leaf_loss_of, leaf=s.leaf,
+                                    sample=s.sample, k=k, uirevision=ctx.key),
+                      s, "leaf_loss", key="chart_leaf_loss", live=True)
             if tr.is_multiclass:
                 st.caption(losses.of(tr).factor_note + " So γ₁ is not the quadratic's "
                            "minimum Σr / Σh but (K − 1)/K of it.")

@@ -73,14 +73,17 @@ def views(name, trace, grid):
            (figures.curves, (trace,), (), {}),
            (figures.tree_diagram, (trace,), (), dict(leaf=-1, sample=5)),
            (figures.update_panels, (trace,), (grid,), {}),
-           (figures.sample_trajectory, (trace, 7), (), {})]
+           (figures.sample_trajectory, (trace, 7), (), {}),
+           (figures.leaf_loss_of, (trace,), (), dict(leaf=-1, sample=4)),
+           (figures.compare_curves, (trace, trace), (), dict(labels=["a", "b"]))]
     if not grid.is_line:
         out += [(figures.residual_map, (trace,), (grid,), dict(sample=3)),
                 (figures.tree_regions, (trace,), (grid,), dict(leaf=-1, sample=5))]
     if trace.is_multiclass:
         out += [(figures.model_view, (trace,), (grid,), dict(k=2)),
                 (figures.residual_map, (trace,), (grid,), dict(k=1)),
-                (figures.tree_regions, (trace,), (grid,), dict(k=2, leaf=3, sample=0))]
+                (figures.tree_regions, (trace,), (grid,), dict(k=2, leaf=3, sample=0)),
+                (figures.leaf_loss_of, (trace,), (), dict(k=1, leaf=2, sample=9))]
     return out
 
 

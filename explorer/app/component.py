@@ -11,6 +11,7 @@ import functools
 import hashlib
 import json
 from collections import OrderedDict
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -40,26 +41,43 @@ def _steps() -> FigureCache:
     return FigureCache(max_entries=64, max_bytes=96 * 2**20, builder=build_step)
 
 
-def following(ctx, state: State, view: str, draw, *after, before=None,
+def following(fit, state: State, view: str, draw, *after, before=None,
               **kwargs) -> tuple[Drawn, str | None]:
     """The chart ``draw(*before, m, *after, **kwargs)`` (``before`` is the fit's trace by
     default) as it follows the round in the browser: (its template, its step) for
     :func:`chart`, both the same at every round and made once for every session on the
-    same fit. Without the browser's bar, or beyond the tables' budget, (the figure at
-    the State's round, None): the server steps it."""
-    before = (ctx.trace,) if before is None else tuple(before)
-    _keep_fit(ctx)
+    same fit. ``fit`` is the page's context, or another fit on it as (trace, grid, key)
+    (its record is then put on the page too). Without the browser's bar, or beyond the
+    tables' budget, (the figure at the State's round, None): the server steps it."""
+    fit = fit if hasattr(fit, "trace") else Fit(*fit)
+    before = (fit.trace,) if before is None else tuple(before)
     if modules_url() is None:
         return figure(draw, *before, state.round, *after, **kwargs), None
-    step = _steps().draw(draw, (ctx.trace, ctx.grid, before, after), kwargs,
+    step = _steps().draw(draw, (fit.trace, fit.grid, before, after), kwargs,
                          store.peek().present).json
     if step == "{}":
         return figure(draw, *before, state.round, *after, **kwargs), None
+    _keep_fit(fit)
+    key = record_key(fit)
+    if key != st.session_state.get(_PAGE_RECORD):  # another fit on the page (Compare)
+        _stepper()(key=f"record_{view}", data=_record_bytes(key, fit.trace, fit.grid),
+                   height=0)
     at = int(step[step.index('"at":') + 5:].split(",", 1)[0])
-    names = json.dumps(_file_names(state.with_round(0), view, ctx.trace.n_rounds))
+    names = json.dumps(_file_names(state.with_round(0), view, fit.trace.n_rounds))
     # the step as JSON, with what is this session's: its record and file names
-    step = f'{{"record":"{record_key(ctx)}","filenames":{names},{step[1:]}'
+    step = f'{{"record":"{key}","filenames":{names},{step[1:]}'
     return figure(draw, *before, at, *after, **kwargs), step
+
+
+class Fit(NamedTuple):
+    """A fit as :func:`following` needs it: its trace, its grid and its cache key."""
+
+    trace: object
+    grid: object
+    key: str
+
+
+_PAGE_RECORD = "_page_record"  # the record the round bar put on the page in this run
 
 
 # The fits last shown, by record key: tests apply a chart's bindings in Python
@@ -191,6 +209,7 @@ def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     if modules is None:
         return False
     key = record_key(ctx)
+    st.session_state[_PAGE_RECORD] = key
     _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
                                     "modules": modules, "present": state.present,

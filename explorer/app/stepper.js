@@ -23,11 +23,13 @@ function modules() {
   return window.__explorerLoaded;
 }
 
-// The fit's record comes once per fit from the record component, as bytes; it is decoded
-// when a chart first needs it.
+// A fit's record comes once per fit from a record component, as bytes (the Compare page
+// has two); it is decoded when a chart first needs it. The last few are kept, by name.
+const RECORDS = (window.__explorerRecords ||= new Map());
+
 function record(key) {
-  const held = window.__explorerRecord;
-  if (!key || !held || held.key !== key || !window.__explorerModules) return null;
+  const held = RECORDS.get(key);
+  if (!held || !window.__explorerModules) return null;
   if (!held.decoded) held.decoded = modules().record.then(({ decode }) => decode(held.bytes));
   return held.decoded;
 }
@@ -37,8 +39,9 @@ function keep(bytes) {
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = new DataView(view.buffer, view.byteOffset, view.byteLength).getUint32(0, true);
   const key = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + n))).key;
-  const held = window.__explorerRecord;
-  if (!held || held.key !== key) window.__explorerRecord = { key, bytes: view.slice() };
+  if (RECORDS.has(key)) return;
+  RECORDS.set(key, { bytes: view.slice() });
+  while (RECORDS.size > 4) RECORDS.delete(RECORDS.keys().next().value);
 }
 
 // Charts that follow the round: component.js marks them (gd.__step)

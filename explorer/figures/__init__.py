@@ -9,7 +9,7 @@ figure (``Panel``); ``charts`` the curves, the tree diagram and a sample's path;
 """
 
 from .charts import curves, curves_title, sample_trajectory, tree_diagram
-from .maths import compare_curves, leaf_loss, split_scan
+from .maths import compare_curves, leaf_loss, leaf_loss_of, split_scan
 from .plane import (drawn_points, leaf_value_range, model_view, probability_map, probability_title,
                     regression_line, regression_surface, residual_map, residual_scale,
                     residual_title, sample_map_title, tree_line, tree_regions,
@@ -18,8 +18,9 @@ from .presenter import PRESENT_SCALE, presented
 from .theme import PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names, empty_figure
 
 __all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "arrange", "class_names",
-           "compare_curves", "curves", "curves_title", "drawn_points", "empty_figure", "leaf_loss",
-           "leaf_value_range", "model_view", "presented", "probability_map",
-           "probability_title", "regression_line", "regression_surface", "residual_map",
-           "residual_scale", "residual_title", "sample_map_title", "sample_trajectory", "split_scan",
-           "tree_diagram", "tree_line", "tree_regions", "update_panels"]
+           "compare_curves", "curves", "curves_title", "drawn_points", "empty_figure",
+           "leaf_loss", "leaf_loss_of", "leaf_value_range", "model_view", "presented",
+           "probability_map", "probability_title", "regression_line", "regression_surface",
+           "residual_map", "residual_scale", "residual_title", "sample_map_title",
+           "sample_trajectory", "split_scan", "tree_diagram", "tree_line", "tree_regions",
+           "update_panels"]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ..numbers.leaves import leaf_story
+from ..numbers.summaries import resolve_leaf
 from ..text import no_tree
 from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite, make_figure,
                     num)
@@ -29,6 +31,17 @@ def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -
 
 
 # --- leaf maths ------------------------------------------------------------------------
+
+
+def leaf_loss_of(trace, m: int, *, leaf: int = -1, sample: int = 0, k: int = 0,
+                 height: int = 430, uirevision=None) -> go.Figure:
+    """:func:`leaf_loss` of the selected leaf of tree m (of class k): ``leaf`` if it is
+    one of tree m's, else the ``sample``'s (the Leaf maths page, at any round)."""
+    if m < 1:
+        return leaf_loss(None, m, -1, height=height, uirevision=uirevision)
+    node = resolve_leaf(trace, m, leaf, sample, k)[0]
+    return leaf_loss(leaf_story(trace, m, node, k=k), m, node, height=height,
+                     uirevision=uirevision)
 
 
 def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
