@@ -104,9 +104,11 @@ function replaced(node, path, make) {
 // spec (bindings.py's Bound, as component.py sends it); `template` its figure, decoded;
 // `zero` round 0's whole figure where it is not the template's.
 export function figureAt(step, template, zero, record, m) {
-  if (m === 0 && zero) return zero;
+  if (m === 0 && zero) return { data: zero.data, layout: structuredClone(zero.layout) };
   const tab = tables(step.tables);
-  let fig = template;
+  // plotly.js writes into the layout it is given (axis types, constrained domains): each
+  // round gets its own copy of the template's; the traces are shared
+  let fig = { data: template.data, layout: structuredClone(template.layout) };
   for (const b of step.bindings) {
     fig = replaced(fig, b.path, (before) => boundValue(b, before, tab, record, m));
   }

@@ -83,7 +83,9 @@ export default function (component) {
   // a chart that follows the round is drawn at the bar's round once the bar has one
   const drawn = (Plotly) => (step && window.__explorerFigureAt
     ? window.__explorerFigureAt(gd) : Promise.resolve(null)).then((fig) => {
-    fig = fig || figure;
+    // the template stays as sent: plotly.js writes into the layout it is given
+    fig = fig || { data: figure.data, layout: structuredClone(figure.layout) };
+    gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
     return Plotly.react(gd, fig.data, fig.layout, gd.__config);
   });
   loadPlotly(data.plotly).then((Plotly) =>

@@ -62,6 +62,7 @@ async function figureAt(gd, m) {
 async function drawAt(gd, m) {
   const fig = await figureAt(gd, m);
   if (!fig) return;
+  gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
   await window.Plotly.react(gd, fig.data, fig.layout);
   const names = gd.__step.filenames;
   const options = gd._context && gd._context.toImageButtonOptions;

@@ -1,0 +1,109 @@
+"""What the browser draws as it steps equals the server's figures: for each kind of data
+and each page, the charts stepped in Chromium (bindings.js with record.js's terms, no
+message to the server) are compared with the same link's figures at that round, made
+in this process by the app (AppTest) and its bindings applied in Python, which
+test_bindings.py checks against the figure functions at every round."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qsl, urlparse
+
+import numpy as np
+import pytest
+
+from apptest_helpers import PAGES, chart_payloads, charts, open_page
+from test_bindings import canonical
+from test_browser import frames_sent, no_exception, titles_at_round, wait_ready
+
+pytestmark = pytest.mark.browser
+
+# every chart that follows the round, as plotly.js was given it: typed arrays as lists
+DRAWN = """() => {
+    const L = (v) => ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(L)
+        : (v && typeof v === 'object') ? Object.fromEntries(Object.entries(v)
+            .filter(([k]) => !k.startsWith('_') && k !== 'uid').map(([k, x]) => [k, L(x)])) : v;
+    return JSON.stringify([...document.querySelectorAll('.explorer-chart')]
+        .filter(gd => gd.__step)
+        .map(gd => ({view: gd.dataset.view, data: L(gd.__drawn.data),
+                     layout: L(gd.__drawn.layout)})));
+}"""
+
+LINKS = [
+    ("/?n=400", 2),                                  # two classes
+    ("/?data=iris", 2),                              # three classes
+    ("/?data=iris&pk=1&cls=2", 2),                   # p_k of one class
+    ("/?data=sine&n=300", 1),                        # regression on one input
+    ("/?data=plane&n=300", 2),                       # regression on two inputs
+    ("/tree?n=400&leaf=-1&sample=11", 3),
+    ("/tree?data=iris&cls=1", 3),
+    ("/tree?data=spiral&leaves=16&depth=8", 3),      # a three-arm spiral, 16 leaves
+    ("/tree?data=sine&n=300", 2),
+    ("/sample?n=400&sample=5", 2),
+    ("/sample?data=iris&sample=5", 2),
+    ("/curves?n=400", 1),
+    ("/compare?n=400", 3),
+    ("/leaf_maths?n=400", 1),
+    ("/tree?n=400&present=1", 3),                    # presenter mode
+]
+
+
+def _page_and_query(link: str):
+    url = urlparse(link)
+    page = {"": PAGES[0], "/": PAGES[0]}.get(url.path, f"pages{url.path}.py")
+    return page, dict(parse_qsl(url.query))
+
+
+@pytest.mark.parametrize("link, count", LINKS)
+def test_the_browser_steps_to_the_servers_figures(app_server, browser, link, count):
+    start, steps = 2, 3
+    join = "&" if "?" in link else "?"
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + link + f"{join}round={start}")
+    wait_ready(page, count)
+    page.wait_for_timeout(1500)  # what a page sends as it settles after loading
+    wait_ready(page)
+    before = len(sent)
+    for _ in range(steps):
+        page.keyboard.press("PageDown")
+    m = start + steps
+    page.wait_for_function("m => document.querySelector('.explorer-stepper')"
+                           "?.dataset.round === String(m)", arg=m)
+    if "data=iris" not in link and "compare" not in link:
+        titles_at_round(page, m)
+    page.wait_for_timeout(50)  # the last draw settles
+    mine = json.loads(page.evaluate(DRAWN))
+    assert len(sent) == before, "a step went to the server"
+    assert len(mine) >= count - (1 if "sine" in link and "tree" in link else 0)
+    no_exception(page)
+    page.close()
+
+    name, query = _page_and_query(link)
+    at = open_page(name, **query, round=m)
+    views = [p["view"] for p in chart_payloads(at)]
+    served = dict(zip(views, charts(at)))
+    for chart in mine:
+        want = served[chart["view"]]
+        assert canonical(chart["data"]) == canonical(want["data"]), (link, chart["view"])
+        assert canonical(chart["layout"]) == canonical(want["layout"]), (link, chart["view"])
+
+
+def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browser):
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(app_server.url + "/tree?n=300&round=2")
+    wait_ready(page, 3)
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.querySelector('.explorer-stepper')"
+                           "?.dataset.round === '0'")
+    page.wait_for_timeout(100)
+    text = page.evaluate("() => [...document.querySelectorAll('.explorer-chart .annotation')]"
+                         ".map(a => a.textContent).join(' ')")
+    assert "Step to round 1" in text or "no tree" in text.lower()
+    page.keyboard.press("End")
+    page.wait_for_timeout(1000)
+    no_exception(page)
+    assert np.isfinite(float(page.evaluate(
+        "() => document.querySelector('.explorer-stepper').dataset.round")))
+    page.close()
