@@ -14,7 +14,6 @@ def body(ctx):
     app.field("pair", s, options=REGRESSION_PAIRS if s.is_regression else PAIRS,
               format_func=lambda key: COMPARISONS[key][0], on_change=app.mark_acted)
     s = app.round_bar(ctx)
-    m = s.round
     *sides, flip = s.compared()
     labels = [name for name, _ in sides]
     fits = []

@@ -82,7 +82,11 @@ def test_the_class_map_colours_the_most_probable_class_and_names_the_classes(thr
     heat = fig.data[0]
     best = np.argmax(trace.link(grid.F[6].astype(np.float64)), axis=-1)
     assert np.array_equal(np.floor(np.asarray(heat.z)).astype(int), best)
-    assert heat.text[0][0].startswith(f"class {classes[best[0, 0]]}: p = ")
+    # the hover names the most probable class and its p (a name per cell, p computed)
+    assert heat.text[0][0] == f"class {classes[best[0, 0]]}"
+    assert heat.hovertemplate.startswith("%{text}: p = %{customdata")
+    top = trace.link(np.clip(grid.F[6].astype(np.float64), -1e6, 1e6)).max(axis=-1)
+    assert np.array_equal(np.asarray(heat.customdata), top.astype(np.float32))
     names = {t.name for t in fig.data}
     assert {"class 0", "class 1", "class 2", "boundaries between classes"} <= names
     assert _finite_numbers(fig)

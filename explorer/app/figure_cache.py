@@ -101,7 +101,7 @@ class FigureCache:
 
     def __init__(self, max_entries: int = 512, max_bytes: int = 32 * 2**20, builder=None):
         self.max_entries, self.max_bytes = max_entries, max_bytes
-        self.builder = builder or build
+        self.builder = builder
         self._items: OrderedDict[tuple, Drawn] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -134,7 +134,7 @@ class FigureCache:
     def _build(self, draw, args, kwargs, present) -> Drawn:
         with self._lock:
             self.builds += 1
-        return self.builder(draw, args, kwargs, present)
+        return (self.builder or build)(draw, args, kwargs, present)
 
     @property
     def nbytes(self) -> int:

@@ -9,7 +9,6 @@ one thing kept beside it, because it is no part of a link.
 from __future__ import annotations
 
 import functools
-import json
 
 import streamlit as st
 

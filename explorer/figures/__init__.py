@@ -12,8 +12,8 @@ from .charts import curves, curves_title, sample_trajectory, tree_diagram
 from .maths import compare_curves, leaf_loss, leaf_loss_of, split_scan
 from .plane import (drawn_points, leaf_value_range, model_view, probability_map, probability_title,
                     regression_line, regression_surface, residual_map, residual_scale,
-                    residual_title, sample_map_title, tree_line, tree_regions,
-                    update_panels)
+                    residual_title, sample_map_title, tree_line, tree_regions)
+from .update import update_panels
 from .presenter import PRESENT_SCALE, presented
 from .theme import PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names, empty_figure
 
