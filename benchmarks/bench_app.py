@@ -1,7 +1,7 @@
 """App speed in a real browser: time to first chart after the server starts, and the
 latency of a step to the next round at N = 2,000 training points.
 
-    python -m benchmarks.bench_app [--steps 30] [--pages model,tree,sample,curves] [--starts 3]
+    python -m benchmarks.bench_app [--steps 20] [--links /?data=iris,/tree] [--starts 3]
     python -m benchmarks.bench_app --cold    # a new machine: numba's cache empty
 
 Starts ``streamlit run app.py`` on a free port (``explorer.process``; numba's disk cache warmed first in a
@@ -12,12 +12,12 @@ Debian's /usr/bin/chromium with Playwright, and prints:
   of ``--starts``), and the same for a bare Streamlit script that draws one three-point
   chart with st.plotly_chart (``bare_chart.py``, started in turn with the app): the floor
   Streamlit and plotly.js set on this machine;
-- step p50 / p90 per page: from the click on "Next round" until every chart title that
-  names a round names the new one (the charts are redrawn); where the browser steps on
-  its own (stepper.js) that needs no server, elsewhere it waits for the one rerun;
-- plotly.js's own redraw of the same charts in the same page (Plotly.react of each
+- for each link of LINKS (every page and every kind of data): step p50 / p90, from the
+  click on "Next round" until the charts that follow the round are drawn (timed in the
+  page); plotly.js's own redraw of the same charts in the same page (Plotly.react of each
   chart's current data as a new figure, measured after each step), and step / redraw;
-- messages sent to the server during a burst of 10 steps, and after it;
+- the server's traffic: kB it sends during a burst of 10 steps 120 ms apart, and in the
+  rerun at rest after it; messages the page sends during the burst and after it;
 - Play: rounds drawn a second, and plotly.js's own full redraws of the charts that follow
   the round, back to back in the same page (what the browser allows here);
 - server time per step: the same step run by AppTest in-process (Python only).
@@ -46,7 +46,16 @@ from pathlib import Path
 from explorer.process import APP, CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_process
 
 N_TOTAL = 2500  # with the default validation share 0.2: 2,000 training points
-PAGES = {"model": 2, "tree": 3, "sample": 2, "curves": 1}
+# The links of the issue "every page and every kind of data steps in the browser", with
+# the charts each draws: two classes on four pages, iris, a three-arm spiral of 16
+# leaves, the sine staircase, the plane, Compare, Leaf maths and presenter mode
+LINKS = {
+    f"/?n={N_TOTAL}": 2, f"/tree?n={N_TOTAL}": 3, f"/sample?n={N_TOTAL}": 2,
+    f"/curves?n={N_TOTAL}": 1, "/?data=iris": 2, "/tree?data=iris": 3,
+    "/sample?data=iris": 2, "/tree?data=spiral&leaves=16&depth=8": 3,
+    "/?data=sine&n=400": 1, "/tree?data=sine&n=400": 2, "/?data=plane&n=1000": 2,
+    "/compare?n=1000": 3, "/leaf_maths?n=1000": 1, "/tree?n=1000&present=true": 3,
+}
 ROUND_TITLES = """m => {
     const titles = [...document.querySelectorAll('.gtitle')].map(t => t.textContent);
     const rounds = titles.map(t => t.match(/(?:round|tree) (\\d+)/i)).filter(x => x);
@@ -57,7 +66,7 @@ CHARTS_DRAWN = ("[...document.querySelectorAll('.explorer-chart')]"
 # plotly.js redrawing every chart of the page from its current data as a new figure: the
 # floor a step can reach (the same drawing, with no numbers to compute)
 REDRAW = """async () => {
-    const charts = [...document.querySelectorAll('.explorer-chart')];
+    const charts = """ + "[...document.querySelectorAll('.explorer-chart')].filter(gd => gd.__step)" + """;
     // copies with new identities (typed arrays stay typed): plotly.js takes them as new
     const figures = charts.map(gd => [structuredClone(gd.data), structuredClone(gd.layout)]);
     const start = performance.now();
@@ -95,9 +104,8 @@ PLAY = """async (seconds) => {
     document.removeEventListener('explorer-drawn', on);
     return [drawn, rounds.size, (performance.now() - start) / 1000];
 }"""
-# the charts that follow the round in the browser (stepper.js)
-FOLLOWING = ("[...document.querySelectorAll('.explorer-chart')]"
-             ".filter(gd => gd.layout && gd.layout.meta && gd.layout.meta.step)")
+# the charts that follow the round in the browser (component.js marks them)
+FOLLOWING = "[...document.querySelectorAll('.explorer-chart')].filter(gd => gd.__step)"
 # plotly.js's own full redraws, back to back for that long, of the charts that follow the
 # round (two copies of each one's data taken in turn, so that every array is new to it, as
 # in REDRAW; between two redraws a frame and a task, as between two rounds of Play):
@@ -234,69 +242,86 @@ def cold_main() -> None:
     print_report(measure())
 
 
-def browser_numbers(steps: int, pages: list[str], starts: int) -> dict:
+def traffic(page) -> list:
+    """A list that grows with the size in bytes of every WebSocket message the server
+    sends the page (listened to before the socket opens)."""
+    got = []
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda p: got.append(len(p) if isinstance(p, (bytes, str)) else 0)))
+    return got
+
+
+AT_ROUND = """m => document.querySelector('.explorer-stepper')?.dataset.round === String(m)"""
+
+
+def link_numbers(browser, server, link: str, charts: int, steps: int) -> dict:
+    """Step speed against plotly.js's own redraw, and the server's traffic during a burst
+    of 10 steps 120 ms apart and in the rerun at rest after it, on one link."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(120_000)
+    sent = []  # messages to the server
+    page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(1)))
+    received = traffic(page)
+    join = "&" if "?" in link else "?"
+    page.goto(f"{server.url}{link}{join}round=10")
+    page.wait_for_function(f"{CHARTS_DRAWN} >= {charts}")
+    page.wait_for_function(AT_ROUND, arg=10)
+    page.wait_for_timeout(2000)
+    in_browser = page.evaluate(FOLLOWING + ".length") > 0
+    times, redraws = [], []
+    for k in range(11, 11 + steps):
+        if not in_browser:
+            start = time.perf_counter()
+            next_round(page).click(timeout=20_000)
+            page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
+            times.append(time.perf_counter() - start)
+            continue
+        times.append(page.evaluate(STEP_IN_PAGE) / 1000)  # timed in the page
+        settled(page, sent)  # let its one rerun come and go
+        # the redraw of this round's charts, between the steps: a slow spell of the
+        # machine weighs on both sides of the ratio
+        redraws.append(page.evaluate(REDRAW))
+    times.sort()
+    redraw = statistics.median(redraws or [page.evaluate(REDRAW) for _ in range(5)])
+    page.wait_for_timeout(1500)
+    k = 11 + steps
+    before, bytes_before = len(sent), sum(received)
+    for _ in range(10):
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(120)
+    burst_kb = (sum(received) - bytes_before) / 1000
+    burst = len(sent) - before
+    page.wait_for_function(AT_ROUND, arg=k + 9)
+    rest_from = sum(received)
+    page.wait_for_timeout(2000)
+    page.wait_for_selector(READY, state="attached")
+    rest_kb = (sum(received) - rest_from) / 1000
+    after = len(sent) - before - burst
+    play = None
+    if in_browser:  # the floor first: after Play a rerun comes (and redraws)
+        floor = page.evaluate(PLAY_FLOOR, PLAY_SECONDS)
+        drawn, distinct, seconds = page.evaluate(PLAY, PLAY_SECONDS)
+        play = dict(rate=drawn / seconds, every=drawn == distinct, floor=floor)
+    page.close()
+    return dict(p50=statistics.median(times) * 1000, p90=times[int(0.9 * len(times))] * 1000,
+                redraw=redraw, in_browser=in_browser, burst=burst, after=after,
+                burst_kb=burst_kb, rest_kb=rest_kb, play=play)
+
+
+def browser_numbers(steps: int, links: dict, starts: int) -> dict:
     from playwright.sync_api import sync_playwright
     out = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        out["first_chart_s"], out["bare_first_chart_s"] = first_charts(browser, starts)
-        log = Path(tempfile.mkdtemp()) / "streamlit.log"
-        server = start_server(log)
+        if starts:
+            out["first_chart_s"], out["bare_first_chart_s"] = first_charts(browser, starts)
+        server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log")
         try:
-            for name in pages:
-                page = browser.new_page(viewport={"width": 1600, "height": 1000})
-                page.set_default_timeout(120_000)
-                sent = []  # messages to the server (listened to before the socket opens)
-                page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(1)))
-                path = "" if name == "model" else name  # the default page lives at /
-                page.goto(f"{server.url}/{path}?n={N_TOTAL}&round=10")
-                page.wait_for_function(f"{CHARTS_DRAWN} >= {PAGES[name]}")
-                page.wait_for_function(ROUND_TITLES, arg=10)
-                page.wait_for_timeout(1500)
-                in_browser = page.evaluate(FOLLOWING + '.length') > 0
-                times, redraws = [], []
-                for k in range(11, 11 + steps):
-                    start = time.perf_counter()
-                    try:
-                        if in_browser:  # timed in the page: no Playwright round trip in it
-                            times.append(page.evaluate(STEP_IN_PAGE) / 1000)
-                            page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
-                            settled(page, sent)  # let its one rerun come and go
-                            # the redraw of this round's charts, between the steps: a slow
-                            # spell of the machine weighs on both sides of the ratio
-                            redraws.append(page.evaluate(REDRAW))
-                            continue
-                        next_round(page).click(timeout=20_000)
-                        page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
-                    except Exception:
-                        shot = Path(tempfile.mkdtemp()) / f"{name}-{k}.png"
-                        page.screenshot(path=str(shot))
-                        print(f"step to round {k} on {name} failed; screenshot {shot}")
-                        raise
-                    times.append(time.perf_counter() - start)
-                times.sort()
-                page.wait_for_timeout(1000)
-                redraw = statistics.median(redraws or [page.evaluate(REDRAW) for _ in range(5)])
-                k = 11 + steps
-                page.wait_for_timeout(1500)
-                before = len(sent)
-                for _ in range(10):
-                    page.keyboard.press("PageDown")
-                burst = len(sent) - before
-                page.wait_for_function(ROUND_TITLES, arg=k + 9,
-                                       polling="raf")
-                page.wait_for_timeout(1500)
-                after = len(sent) - before - burst  # before Play, which has its own rerun
-                play = None
-                if in_browser:  # the floor first: after Play a rerun comes (and redraws)
-                    floor = page.evaluate(PLAY_FLOOR, PLAY_SECONDS)
-                    drawn, distinct, seconds = page.evaluate(PLAY, PLAY_SECONDS)
-                    play = dict(rate=drawn / seconds, every=drawn == distinct, floor=floor)
-                out[name] = dict(p50=statistics.median(times) * 1000,
-                                 p90=times[int(0.9 * len(times))] * 1000, redraw=redraw,
-                                 in_browser=in_browser, burst=burst,
-                                 after=after, play=play)
-                page.close()
+            for link, charts in links.items():
+                try:
+                    out[link] = link_numbers(browser, server, link, charts, steps)
+                except Exception as error:  # one link's failure is reported, not fatal
+                    out[link] = dict(error=str(error).splitlines()[0])
         finally:
             stop_process(server.process)
             browser.close()
@@ -322,40 +347,45 @@ def server_step_ms(steps: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=30)
-    parser.add_argument("--pages", default="model,tree,sample,curves")
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--links", default="",
+                        help="comma-separated links to measure (default: all of LINKS)")
     parser.add_argument("--starts", type=int, default=3,
-                        help="server starts for the first chart (the median is printed)")
+                        help="server starts for the first chart (the median is printed; 0: "
+                             "skip it)")
     parser.add_argument("--cold", action="store_true",
                         help="start with an empty numba cache: first chart, compile times")
     args = parser.parse_args()
     if args.cold:
         return cold_main()
-    pages = [p for p in args.pages.split(",") if p]
+    links = ({link: LINKS.get(link, 1) for link in args.links.split(",") if link}
+             if args.links else LINKS)
     print(f"warm numba cache (separate process): {warm_numba_cache():.1f} s")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    numbers = browser_numbers(args.steps, pages, args.starts)
-    ours, bare = numbers["first_chart_s"], numbers["bare_first_chart_s"]
-    print(f"first chart after server start (warm numba cache, median of {args.starts}): "
-          f"{ours:.2f} s; a bare Streamlit script's st.plotly_chart of three points "
-          f"(benchmarks/bare_chart.py, started in turn): {bare:.2f} s; ours / bare "
-          f"{ours / bare:.2f}")
-    for name in pages:
-        n = numbers[name]
-        where = ("in the browser (timed in the page)" if n["in_browser"] else
-                 "through the server: no chart of this page follows in the browser yet")
-        print(f"step to next round, {name} page, N = 2000: p50 {n['p50']:.0f} ms, "
-              f"p90 {n['p90']:.0f} ms; plotly.js redraw of the same charts "
-              f"{n['redraw']:.0f} ms; step / redraw {n['p50'] / n['redraw']:.2f} ({where})")
-        print(f"  a burst of 10 steps (PageDown): {n['burst']} messages to the server during "
-              f"it, {n['after']} after it")
-        if n["play"]:
-            play = n["play"]
-            print(f"  play: {play['rate']:.1f} rounds a second drawn over {PLAY_SECONDS} s "
-                  f"({'every round drawn' if play['every'] else 'rounds skipped'}); "
-                  f"plotly.js's own full redraws of the charts that follow the round, back to "
-                  f"back: {play['floor']:.1f} a second; play / min(that, Play's cap "
-                  f"{PLAY_CAP:g}) = {play['rate'] / min(play['floor'], PLAY_CAP):.2f}")
+    numbers = browser_numbers(args.steps, links, args.starts)
+    if args.starts:
+        ours, bare = numbers["first_chart_s"], numbers["bare_first_chart_s"]
+        print(f"first chart after server start (warm numba cache, median of {args.starts}): "
+              f"{ours:.2f} s; a bare Streamlit script's st.plotly_chart of three points "
+              f"(benchmarks/bare_chart.py, started in turn): {bare:.2f} s; ours / bare "
+              f"{ours / bare:.2f}")
+    print(f"{'link':40} {'step p50':>9} {'p90':>6} {'redraw':>7} {'ratio':>6} "
+          f"{'burst kB':>9} {'rest kB':>8} {'msgs':>5}  play / floor")
+    for link in links:
+        n = numbers[link]
+        if "error" in n:
+            print(f"{link:40} failed: {n['error']}")
+            continue
+        where = "" if n["in_browser"] else "  (through the server)"
+        play = n["play"]
+        played = (f"{play['rate']:.1f}/s, {play['rate'] / min(play['floor'], PLAY_CAP):.2f}"
+                  if play else "-")
+        print(f"{link:40} {n['p50']:8.0f}ms {n['p90']:5.0f} {n['redraw']:6.0f} "
+              f"{n['p50'] / n['redraw']:6.2f} {n['burst_kb']:9.1f} {n['rest_kb']:8.1f} "
+              f"{n['burst']:>2}+{n['after']:<2}  {played}{where}")
+    print("  ratio: step p50 / plotly.js's own full redraw of the same charts; msgs: "
+          "messages to the server during the burst of 10 steps + after it; play / floor: "
+          f"Play's rounds a second / min(plotly.js's back-to-back redraws, Play's cap {PLAY_CAP:g})")
     print(f"server-side step (AppTest, full script, Model page): "
           f"p50 {server_step_ms(min(args.steps, 15)):.0f} ms")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import shutil
 from pathlib import Path
@@ -51,13 +52,14 @@ def plotly_url() -> str | None:
                        f"plotly-{get_plotlyjs_version()}.min.js")
 
 
-_MODULES = ("record.js", "bindings.js")  # ES modules the stepper imports; they import each other
+# ES modules served from the static folder: the round bar and what it imports
+_MODULES = ("stepper.js", "record.js", "bindings.js")
 
 
 @st.cache_resource(show_spinner=False)
 def modules_url() -> str | None:
-    """The folder of the browser's modules (record.js, bindings.js), named by their
-    content so that a browser never keeps an old copy."""
+    """The folder of the browser's modules (stepper.js, record.js, bindings.js), named by
+    their content so that a browser never keeps an old copy."""
     digest = hashlib.sha1(b"".join((_HERE / name).read_bytes() for name in _MODULES))
     folder = f"js-{digest.hexdigest()[:10]}/"
     urls = [_static_url(_HERE / name, folder + name) for name in _MODULES]
@@ -72,6 +74,23 @@ def registered(name: str, script: str, styled: bool = False):
     css = path.with_suffix(".css").read_text(encoding="utf-8") if styled else None
     return st.components.v2.component(name, js=path.read_text(encoding="utf-8"), css=css,
                                       isolate_styles=False)
+
+
+@functools.cache
+def module_component(name: str, module: str, css: str | None = None):
+    """A component whose script only loads ``module`` from the static folder (a
+    component's own script goes with every element of it, at every rerun), or None
+    without a static folder."""
+    base = modules_url()
+    if base is None:
+        return None
+    # the component's script is a blob: the module's address must be absolute
+    loader = (f"const loaded = import(new URL({json.dumps(base + module)}, "
+              "window.location.href).href);\n"
+              "export default function (component) {\n"
+              "  return loaded.then((m) => m.default(component));\n}\n")
+    style = (_HERE / css).read_text(encoding="utf-8") if css else None
+    return st.components.v2.component(name, js=loader, css=style, isolate_styles=False)
 
 
 def chart_component():

@@ -18,7 +18,7 @@ import streamlit as st
 from ..numbers.record import encode
 from ..state import State
 from . import store
-from .assets import chart_component, modules_url, plotly_url, registered
+from .assets import chart_component, module_component, modules_url, plotly_url
 from .controls import IMAGE_WIDTH
 from .figure_cache import Drawn, FigureCache, build_step
 
@@ -186,7 +186,7 @@ def _points(key: str) -> list[dict]:
 # --- stepping in the browser -------------------------------------------------------------
 
 def _stepper():
-    return registered("explorer_stepper", "stepper.js", styled=True)
+    return module_component("explorer_stepper", "stepper.js", css="stepper.css")
 
 
 def record_key(ctx) -> str:
@@ -212,7 +212,6 @@ def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     st.session_state[_PAGE_RECORD] = key
     _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
-                                    "modules": modules, "present": state.present,
-                                    "seq": seq},
+                                    "present": state.present, "seq": seq},
                on_round_change=on_round)
     return True

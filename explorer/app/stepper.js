@@ -13,15 +13,10 @@
 const IDLE_MS = 300;
 const PLAY_MS = 100;  // ten rounds a second
 
-// The modules (record.js, bindings.js), from the app's static folder, loaded once
-function modules() {
-  const base = new URL(window.__explorerModules, window.location.href).href;
-  if (window.__explorerLoaded?.base !== base) {
-    window.__explorerLoaded = { base, record: import(base + "record.js"),
-                                bindings: import(base + "bindings.js") };
-  }
-  return window.__explorerLoaded;
-}
+// Served from the app's static folder with record.js and bindings.js (assets.py); the
+// component's own script only loads this module, so that a rerun does not send it again.
+import { decode } from "./record.js";
+import { figureAt as boundFigure } from "./bindings.js";
 
 // A fit's record comes once per fit from a record component, as bytes (the Compare page
 // has two); it is decoded when a chart first needs it. The last few are kept, by name.
@@ -29,8 +24,8 @@ const RECORDS = (window.__explorerRecords ||= new Map());
 
 function record(key) {
   const held = RECORDS.get(key);
-  if (!held || !window.__explorerModules) return null;
-  if (!held.decoded) held.decoded = modules().record.then(({ decode }) => decode(held.bytes));
+  if (!held) return null;
+  if (!held.decoded) held.decoded = Promise.resolve(decode(held.bytes));
   return held.decoded;
 }
 
@@ -47,7 +42,7 @@ function keep(bytes) {
 // Charts that follow the round: component.js marks them (gd.__step)
 function following() {
   return [...document.querySelectorAll(".explorer-chart")].filter(
-    (gd) => gd.__step && window.__explorerModules);
+    (gd) => gd.__step);
 }
 
 // Chart gd at round m: {data, layout}
@@ -55,8 +50,7 @@ async function figureAt(gd, m) {
   const step = gd.__step;
   const rec = step.record ? await record(step.record) : null;
   if (step.record && !rec) return null;  // the record is on its way: the next draw has it
-  const { figureAt: at } = await modules().bindings;
-  return at(step, gd.__template, gd.__zero, rec, m);
+  return boundFigure(step, gd.__template, gd.__zero, rec, m);
 }
 
 async function drawAt(gd, m) {
@@ -289,9 +283,6 @@ function bar(component) {
 export default function (component) {
   const { data } = component;
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) { keep(data); return; }
-  window.__explorerModules = data.modules;
-  // fetched while the page settles, not at the first step (small, and cached)
-  modules().bindings.catch((error) => console.error("stepper:", error));
   bar(component);
 }
 
@@ -299,5 +290,5 @@ export default function (component) {
 // figure at the bar's round, or null before the bar has one (it draws its template)
 window.__explorerFigureAt = (gd) => {
   const m = window.__explorerRound;
-  return m === undefined || !window.__explorerModules ? Promise.resolve(null) : figureAt(gd, m);
+  return m === undefined ? Promise.resolve(null) : figureAt(gd, m);
 };
