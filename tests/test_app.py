@@ -548,3 +548,29 @@ def test_a_hand_worked_table_of_four_points_shows_on_every_page(page):
         captions = unescape(" ".join(c.value for c in at.caption))
         assert "4 training points" in captions
         assert "No validation split below 20 points" in captions
+
+
+def test_charts_follow_the_round_with_the_same_bytes_at_every_round():
+    """A chart that follows the round is sent as a template and its step, the same at
+    every round (a rerun at rest re-sends it as a reference); the figure the browser
+    draws at the round (its bindings applied) names that round."""
+    payloads = []
+    for m in (4, 5):
+        at = open_page("pages/tree.py", round=m, dseed=3)
+        assert_clean(at)
+        payloads.append(chart_payloads(at))
+        assert all(p["step"] for p in payloads[-1])
+        assert all(f"Tree {m}" in fig["layout"]["title"]["text"] for fig in charts(at)
+                   if "Tree " in fig["layout"]["title"]["text"])
+    assert payloads[0] == payloads[1]
+
+
+def test_a_chart_beyond_the_tables_budget_steps_through_the_server(monkeypatch):
+    from explorer.figures import bindings
+    monkeypatch.setattr(bindings, "MAX_TABLE_BYTES", 100)
+    at = open_page("pages/tree.py", round=3, dseed=11)
+    assert_clean(at)
+    found = chart_payloads(at)
+    assert found and not any(p["step"] for p in found)
+    assert "steps through the server" in page_text(at)
+    assert any("Tree 3" in fig["layout"]["title"]["text"] for fig in charts(at))

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from ..figures import bindings
 from ..numbers.record import encode
 from ..state import State
 from . import store
@@ -55,7 +56,12 @@ def following(fit, state: State, view: str, draw, *after, before=None,
         return figure(draw, *before, state.round, *after, **kwargs), None
     step = _steps().draw(draw, (fit.trace, fit.grid, before, after), kwargs,
                          store.peek().present).json
-    if step == "{}":
+    if step.startswith('{"over"'):
+        st.caption(f"This chart steps through the server, a round trip a step: "
+                   f"{json.loads(step)['over']} pass what the browser is sent "
+                   f"({bindings.MAX_ROUNDS} rounds, {bindings.MAX_TABLE_BYTES // 2**20} MB "
+                   "of tables a chart). Fewer rounds, or shallower trees, step in the "
+                   "browser.")
         return figure(draw, *before, state.round, *after, **kwargs), None
     _keep_fit(fit)
     key = record_key(fit)

@@ -78,13 +78,13 @@ def build(draw, args, kwargs, present: bool) -> Drawn:
 def build_step(draw, args, kwargs, present: bool) -> Drawn:
     """How ``draw(*before, m, *after, **kwargs)`` follows the round, ``args`` being
     ``(trace, grid, before, after)``: its bindings and tables as JSON (the template is the
-    figure at round ``at``, drawn by :func:`build`), or an empty JSON object where it
-    passes the budget (the chart then steps through the server)."""
+    figure at round ``at``, drawn by :func:`build`), or ``{"over": why}`` where it passes
+    the budget (the chart then steps through the server)."""
     trace, grid, before, after = args
     try:
         bound = bindings.bind(draw, trace, grid, before, after, kwargs, present=present)
-    except bindings.TooLarge:
-        return Drawn("{}", None, None)
+    except bindings.TooLarge as error:
+        return Drawn(json.dumps({"over": str(error)}), None, None)
     zero = None
     if bound.zero is not None:
         zero = build(draw, (*before, 0, *after), kwargs, present).json

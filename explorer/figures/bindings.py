@@ -99,7 +99,7 @@ def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
     ``trace`` on ``grid``; raises :class:`TooLarge` beyond the budget."""
     M = trace.n_rounds
     if M > MAX_ROUNDS:
-        raise TooLarge(f"{M} rounds (at most {MAX_ROUNDS} step in the browser)")
+        raise TooLarge(f"its {M} rounds")
     before = (trace,) if before is None else tuple(before)
     figs = draw_rounds(draw, before, tuple(after), kwargs or {}, range(M + 1), present)
     at = 1 if M >= 1 else 0
@@ -283,7 +283,7 @@ class _Tables:
         self.arrays.append(a)
         self.size += a.nbytes
         if self.size > MAX_TABLE_BYTES:
-            raise TooLarge(f"tables of {self.size / 2**20:.1f} MB")
+            raise TooLarge(f"its tables of more than {self.size / 2**20:.1f} MB")
         return len(self.arrays) - 1
 
     def _encode(self, value):
@@ -332,7 +332,7 @@ class _Tables:
         header = dict(first=self.rounds[0], tables=self.tables)
         out = pack(header, {str(i): a for i, a in enumerate(self.arrays)})
         if len(out) > MAX_TABLE_BYTES:
-            raise TooLarge(f"tables of {len(out) / 2**20:.1f} MB")
+            raise TooLarge(f"its tables of {len(out) / 2**20:.1f} MB")
         return out
 
 
