@@ -100,7 +100,7 @@ def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, 
     t = 0
     k_end = np.int64(0)
     for m in range(1, n_rounds + 1):
-        _gradients(kind, y, raw[m - 1], g, h)
+        gradients(kind, y, raw[m - 1], g, h)
         for k in range(K):
             nodes, info, pool, end = histogram_tree.grow(
                 binned, g[k], h[k], constant_hessian, n_bins, thresholds, max_leaves,
@@ -119,7 +119,7 @@ def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, 
 
 
 @njit(cache=True, nogil=True)
-def _gradients(kind, y, raw, g, h):
+def gradients(kind, y, raw, g, h):
     """g, h (float32 (K, n)) of the loss at raw scores ``raw`` (n, K), in double first."""
     n = raw.shape[0]
     if kind == BINARY:

@@ -53,10 +53,17 @@ class Trace:
     in_bag : (n_rounds + 1, n) bool array, or None without subsampling
     nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
     rho : (n_rounds + 1,) line-search steps (leaf="line_search"), else None
+    bin_thresholds : histogram trees (split="histogram"): per feature, the float64 bin
+        thresholds (bin i holds thresholds[i - 1] < x <= thresholds[i]); else None
+    hist_nodes : histogram trees: one ``histogram_tree.HIST_NODE`` record per node, aligned
+        with ``nodes`` (split bin, split order, histogram built or subtracted); else None
+
+    Histogram trees compare float64 x <= threshold (scikit-learn's HistGradientBoosting
+    predicts in float64); the other trees compare float32(x), as their references do.
     """
 
     def __init__(self, *, params, classes, X, y, X_valid, y_valid, f0, raw, leaf, in_bag,
-                 nodes, offsets, rho=None):
+                 nodes, offsets, rho=None, bin_thresholds=None, hist_nodes=None):
         self.params = params
         self.classes = classes
         self.X, self.y = X, y
@@ -73,6 +80,8 @@ class Trace:
         self.nodes = nodes
         self.offsets = offsets
         self.rho = rho
+        self.bin_thresholds = bin_thresholds
+        self.hist_nodes = hist_nodes
         for array in (self.raw, self.leaf, self.nodes, self.offsets):
             array.flags.writeable = False  # one trace is shared by every session
 
@@ -113,6 +122,25 @@ class Trace:
         """True for xgboost-style trees: float32 margins, gradients and hessians."""
         return self.params.get("split") == "hessian"
 
+    @property
+    def histogram(self):
+        """True for histogram trees (scikit-learn's HistGradientBoosting): float64 comparisons."""
+        return self.params.get("split") == "histogram"
+
+    def tree_histograms(self, m, k=0):
+        """The HIST_NODE records of tree m (of class k), aligned with ``tree(m, k)``:
+        each node's split bin, its rank in the best-first order and how its histogram
+        was obtained. Histogram trees only."""
+        if self.hist_nodes is None:
+            raise ValueError("tree_histograms is for split='histogram' fits; this fit has "
+                             f"split={self.params.get('split')!r}.")
+        self._check_round(m, first=1)
+        if not self.is_multiclass:
+            return self.hist_nodes[self.offsets[m - 1]:self.offsets[m]]
+        _, offsets = self._trees_of(k)
+        start = self.offsets[k, 0]
+        return self.hist_nodes[start:self.offsets[k, -1]][offsets[m - 1]:offsets[m]]
+
     def tree(self, m, k=0):
         """Nodes of tree m (1..n_rounds), of class k with K >= 3 classes; node 0 is the root."""
         self._check_round(m, first=1)
@@ -151,6 +179,8 @@ class Trace:
 
     def _derivatives(self, y, raw):
         """(-dL/dF, d2L/dF2) of labels y at scores raw, as the fit computed them."""
+        if self.histogram:
+            return self._histogram_derivatives(y, raw)
         if self.is_multiclass:
             K = self.n_classes
             if self.second_order:
@@ -170,6 +200,18 @@ class Trace:
         losses.negative_gradient(self._code, y, np.array(raw), r)
         losses.hessian(self._code, y, r, h)
         return r, h
+
+    def _histogram_derivatives(self, y, raw):
+        """-g and h as histogram boosting computed them (float32, scikit-learn's formulas)."""
+        from . import histogram_boosting as hb  # the histogram engine, loaded when used
+        kind = (hb.SQUARED if not self.is_classifier else
+                hb.MULTINOMIAL if self.is_multiclass else hb.BINARY)
+        scores = np.ascontiguousarray(raw, dtype=np.float64).reshape(len(y), -1)
+        K = scores.shape[1]
+        g, h = np.empty((K, len(y)), np.float32), np.empty((K, len(y)), np.float32)
+        hb.gradients(kind, np.ascontiguousarray(y, dtype=np.float64), scores, g, h)
+        r, h = -g.T.astype(np.float64), h.T.astype(np.float64)
+        return (r, h) if self.is_multiclass else (r[:, 0].copy(), h[:, 0].copy())
 
     def proba(self, m):
         """p(class 1) of the training points at round m; (n, K) p_k with K >= 3 classes."""
@@ -221,13 +263,13 @@ class Trace:
         """F_m(x) for each row of X (m defaults to the last round)."""
         m = self.n_rounds if m is None else m
         self._check_round(m)
-        X32 = self._float32(X)
+        points = self._points(X)
         columns = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
-            out = np.empty((2, len(X32)))
+            out = np.empty((2, len(points)))
             out[0] = f0
             flat, offsets = self._flat[k]
-            _staged_flat(*flat, offsets[:m + 1], self.learning_rate, self.second_order, X32, out,
+            _staged_flat(*flat, offsets[:m + 1], self.learning_rate, self.second_order, points, out,
                          True)
             columns.append(out[1] if m > 0 else out[0])
         return np.column_stack(columns) if self.is_multiclass else columns[0]
@@ -235,13 +277,13 @@ class Trace:
     def staged_decision_function(self, X):
         """Array (n_rounds + 1, len(X)) whose row m is F_m(X); (n_rounds + 1, len(X), K) with
         K >= 3 classes."""
-        X32 = self._float32(X)
+        points = self._points(X)
         layers = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
-            out = np.empty((self.n_rounds + 1, len(X32)))
+            out = np.empty((self.n_rounds + 1, len(points)))
             out[0] = f0
             flat, offsets = self._flat[k]
-            _staged_flat(*flat, offsets, self.learning_rate, self.second_order, X32, out, False)
+            _staged_flat(*flat, offsets, self.learning_rate, self.second_order, points, out, False)
             layers.append(out)
         return np.stack(layers, axis=-1) if self.is_multiclass else layers[0]
 
@@ -263,7 +305,7 @@ class Trace:
         """
         if self.X.shape[1] != 2:
             raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
-        xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
+        xs32, ys32 = self._cast(np.ravel(xs)), self._cast(np.ravel(ys))
         layers = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
             out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
@@ -310,11 +352,15 @@ class Trace:
         boxes.sort()
         return np.rec.fromrecords(boxes, names="node,x0,x1,y0,y1")
 
-    def _float32(self, X):
+    def _points(self, X):
+        """X as the trees compare it (float32, or float64 for histogram trees)."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.X.shape[1]:
             raise ValueError(f"X must have shape (k, {self.X.shape[1]}); got {X.shape}.")
-        return _float32(X)
+        return self._cast(X)
+
+    def _cast(self, values):
+        return _float64(values) if self.histogram else _float32(values)
 
     def _check_round(self, m, first=0):
         if not (isinstance(m, (int, np.integer)) and first <= m <= self.n_rounds):
@@ -333,6 +379,14 @@ def _float32(values):
     if not np.isfinite(values).all():
         raise ValueError("X contains NaN or infinite values.")
     return np.ascontiguousarray(values, dtype=np.float32)
+
+
+def _float64(values):
+    """Points as histogram trees compare them: in float64, as HistGradientBoosting does."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError("X contains NaN or infinite values.")
+    return values
 
 
 @njit(cache=True, nogil=True)
