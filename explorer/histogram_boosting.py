@@ -72,20 +72,23 @@ def boost(X, y, kind, n_classes, *, max_bins, n_rounds, learning_rate, max_leave
     ml = -1 if max_leaves is None else max_leaves
     md = -1 if max_depth is None else max_depth
     cap = histogram_tree.capacity(X.shape[0], ml, md, min_samples_leaf)
-    raw, leaf, nodes, info, offsets = _boost(
+    # leaf ids in the smallest integer that holds them (1 byte a point-round up to 127 nodes)
+    small = np.int8 if cap < 127 else np.int16 if cap < 32767 else np.int32
+    leaf = np.empty((n_rounds + 1, X.shape[0], K), dtype=small)
+    leaf[0] = -1
+    raw, nodes, info, offsets = _boost(
         binned, n_bins, padded, y, kind, K, f0, learning_rate, n_rounds, ml, md,
-        min_samples_leaf, reg_lambda, cap, max_bins + 1)
+        min_samples_leaf, reg_lambda, cap, max_bins + 1, leaf)
     return dict(f0=f0, raw=raw, leaf=leaf, nodes=nodes, info=info, offsets=offsets, cuts=cuts)
 
 
 @njit(cache=True, nogil=True)
 def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, max_leaves,
-           max_depth, min_samples_leaf, reg_lambda, cap, width):
+           max_depth, min_samples_leaf, reg_lambda, cap, width, leaf):
     n = binned.shape[1]
     raw = np.empty((n_rounds + 1, n, K))
     for i in range(n):
         raw[0, i, :] = f0
-    leaf = np.full((n_rounds + 1, n, K), -1, dtype=np.int32)
     g = np.empty((K, n), dtype=np.float32)
     h = np.empty((K, n), dtype=np.float32)
     constant_hessian = kind == SQUARED
@@ -97,6 +100,7 @@ def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, 
     work = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
             np.empty(n, dtype=np.float32), np.empty(n, dtype=np.float32))
     leaf_k = np.empty(n, dtype=np.int32)
+    steps = np.empty(cap)
     t = 0
     k_end = np.int64(0)
     for m in range(1, n_rounds + 1):
@@ -107,15 +111,17 @@ def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, 
                 max_depth, min_samples_leaf, reg_lambda, cap, pool, work, nodes, info, k_end,
                 leaf_k)
             tree = nodes[k_end:end]
+            for j in range(end - k_end):
+                # scikit-learn shrinks the leaf (value * nu), then adds it to F
+                steps[j] = learning_rate * tree[j]["value"]
             for i in range(n):
                 j = leaf_k[i]
                 leaf[m, i, k] = j
-                # scikit-learn shrinks the leaf (value * nu), then adds it to F
-                raw[m, i, k] = raw[m - 1, i, k] + learning_rate * tree[j]["value"]
+                raw[m, i, k] = raw[m - 1, i, k] + steps[j]
             k_end = end
             t += 1
             offsets[t] = end
-    return raw, leaf, nodes[:k_end].copy(), info[:k_end].copy(), offsets
+    return raw, nodes[:k_end].copy(), info[:k_end].copy(), offsets
 
 
 @njit(cache=True, nogil=True)

@@ -73,7 +73,7 @@ class Trace:
         largest = int(np.diff(offsets, axis=-1).max())
         for small in (np.int8, np.int16):  # leaf ids take 1 byte a point-round up to depth 6
             if largest < np.iinfo(small).max:
-                leaf = leaf.astype(small)
+                leaf = leaf.astype(small, copy=False)
                 break
         self.leaf = leaf
         self.in_bag = in_bag
