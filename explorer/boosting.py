@@ -27,10 +27,10 @@ from numba import njit
 from . import histogram_boosting, losses, multiclass, rules, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first,
-                   leaf_members, leaves_of, presort, reciprocals, restart, restrict_order,
-                   workspace)
-from .tree import sum_up as _sum_up
+from .exact_split import presort, restart, restrict_order, workspace
+from .nodes import LEAF, NODE, apply, copy_into, leaf_members, leaves_of
+from .nodes import sum_up as _sum_up
+from .tree import grow_best_first, grow_depth_first, reciprocals
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
@@ -589,6 +589,7 @@ WARMUP_PARTS = {
                                      leaf="exact") for max_leaves in (None, 3)],
     "second-order trees": lambda: warm_fit(split="hessian", gamma=0.1),
     "multiclass": lambda: _uncounted(warmup_multiclass),
+    "histogram trees": lambda: _uncounted(warmup_histogram),
 }
 
 
@@ -599,6 +600,29 @@ def warmup(parts=tuple(WARMUP_PARTS)):
     """
     for name in parts:
         WARMUP_PARTS[name]()
+
+
+def warmup_histogram():
+    """Compile the histogram engine (binning, histograms, the best-first grower, its
+    boosting loop for each loss) and its float64 predictions on points and on the plane
+    (in float64 and float32). Returns the traces (two classes, three, a regression on two
+    inputs and on one), for the app's warm-up to draw."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(60, 2))
+    traces = []
+    for y, options in (((X[:, 0] > 0) * 1, dict(max_leaves=5)), (np.arange(60) % 3, dict()),
+                       (X.sum(axis=1), dict(loss="squared_error", max_depth=2))):
+        trace = fit(X, y, n_rounds=2, split="histogram", min_samples_leaf=3, max_bins=8,
+                    X_valid=X, y_valid=y, **options)
+        trace.residual(1)
+        for dtype in (np.float64, np.float32):  # float32: the app's grids
+            trace.staged_decision_grid(X[:3, 0], X[:3, 1], dtype=dtype)
+        trace.valid_loss
+        traces.append(trace)
+    traces.append(fit(X[:, :1], X[:, 0] ** 2, loss="squared_error", n_rounds=2,
+                      split="histogram", min_samples_leaf=3))
+    traces[-1].staged_decision_function(X[:, :1])
+    return traces
 
 
 def warmup_multiclass():

@@ -26,7 +26,7 @@ from numba import njit
 
 from . import binning, histogram, histogram_tree
 from .histogram_tree import HIST_NODE
-from .tree import NODE
+from .nodes import NODE
 
 BINARY, MULTINOMIAL, SQUARED = 0, 1, 2  # the losses of histogram boosting, as kernel codes
 

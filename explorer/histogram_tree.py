@@ -13,7 +13,7 @@ The checks come in scikit-learn's order (``grower.py``: max leaves, then depth, 
 children's sizes) and the samples are partitioned stably, so each node keeps its samples
 in ascending index order and every histogram sums in scikit-learn's order.
 
-The tree is written as ``tree.NODE`` records in preorder (node 0 the root, then the left
+The tree is written as ``nodes.NODE`` records in preorder (node 0 the root, then the left
 subtree, then the right), the order of scikit-learn's predictor nodes, so the trees can
 be compared node by node. Leaves keep their value before the learning rate (the boosting
 loop multiplies, as scikit-learn's shrinkage does after growth); inner nodes keep their
@@ -26,9 +26,8 @@ import numpy as np
 from numba import njit
 
 from . import histogram
-from .tree import LEAF, NODE
+from .nodes import LEAF, NODE, UNDEFINED
 
-UNDEFINED = -2  # a leaf's feature (as the other trees' records)
 NO_HISTOGRAM, BUILT, SUBTRACTED = 0, 1, 2  # how a node's histogram was obtained
 
 HIST_NODE = np.dtype(

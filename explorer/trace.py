@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from . import losses, second_order
-from .tree import LEAF
+from .nodes import LEAF
 
 
 class Trace:
@@ -51,7 +51,7 @@ class Trace:
     leaf : (n_rounds + 1, n) int array (int8 or int16 when the trees are small enough), the
         leaf (node id in tree m) of each point; row 0 is -1
     in_bag : (n_rounds + 1, n) bool array, or None without subsampling
-    nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
+    nodes, offsets : all trees' nodes (dtype ``nodes.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
     rho : (n_rounds + 1,) line-search steps (leaf="line_search"), else None
     bin_thresholds : histogram trees (split="histogram"): per feature, the float64 bin
         thresholds (bin i holds thresholds[i - 1] < x <= thresholds[i]); else None

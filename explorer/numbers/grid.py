@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tree import apply
+from ..nodes import apply
 
 GRID_RESOLUTION = 100  # cells along each axis of the plane, at most
 
