@@ -84,6 +84,8 @@ class Trace:
         self.hist_nodes = hist_nodes
         for array in (self.raw, self.leaf, self.nodes, self.offsets):
             array.flags.writeable = False  # one trace is shared by every session
+        if hist_nodes is not None:
+            hist_nodes.flags.writeable = False
 
     # --- what was fitted ---
 

@@ -2,8 +2,6 @@
 trick, the split scan, heapq's order, the record, the refusals and the per-rule table."""
 
 import heapq
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -257,16 +255,3 @@ def test_per_rule_defaults():
             assert rules.uses(name, split)
     with pytest.raises(ValueError, match="split must be one of"):
         rules.defaults("exact")
-
-
-def test_the_state_loads_no_numba():
-    """The app's state and settings read the rules table without loading the engine."""
-    code = ("import sys; import explorer.state, explorer.settings, explorer.rules; "
-            "assert 'numba' not in sys.modules, 'numba loaded'; "
-            "assert 'explorer.boosting' not in sys.modules")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(_root()))
-
-
-def _root():
-    from pathlib import Path
-    return Path(__file__).resolve().parent.parent
