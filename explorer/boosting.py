@@ -622,6 +622,9 @@ def warmup_histogram():
     traces.append(fit(X[:, :1], X[:, 0] ** 2, loss="squared_error", n_rounds=2,
                       split="histogram", min_samples_leaf=3))
     traces[-1].staged_decision_function(X[:, :1])
+    # trees that may pass 127 nodes keep their leaf ids in int16: the loop's other copy
+    big = rng.normal(size=(80, 2))
+    fit(big, big[:, 0] > 0, n_rounds=1, split="histogram", max_leaves=None, min_samples_leaf=1)
     return traces
 
 
