@@ -206,3 +206,17 @@ def test_regression_two_inputs_and_ties():
     y = X[:, 0] ** 2 - X[:, 1] + rng.normal(0, 0.2, size=1200)
     trace, model = _fit_both(X, y, regression=True, reg_lambda=2.0, max_leaves=16)
     _same_model(trace, model, X)
+
+
+def test_equal_gains_follow_heapqs_order():
+    """Two leaves with exactly equal gains (mirror images, labels flipped) and room to
+    split one: scikit-learn's heap decides which, and so does ours."""
+    x1 = np.tile(np.arange(10.0), 10)
+    y_half = (x1 < 3).astype(int)
+    X = np.column_stack([np.r_[np.zeros(100), np.ones(100)], np.r_[x1, x1]])
+    y = np.r_[y_half, 1 - y_half]
+    trace, model = _fit_both(X, y, max_leaves=3, min_samples_leaf=1, n_rounds=3)
+    first = trace.tree(1)
+    children = first[[first[0]["left"], first[0]["right"]]]
+    assert first[0]["feature"] == 0 and (children["left"] != -1).sum() == 1
+    _same_model(trace, model, X)
