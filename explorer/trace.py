@@ -354,6 +354,16 @@ class Trace:
         boxes.sort()
         return np.rec.fromrecords(boxes, names="node,x0,x1,y0,y1")
 
+    @property
+    def point_dtype(self):
+        """The dtype the trees compare x in: float64 for histogram trees, else float32."""
+        return np.float64 if self.histogram else np.float32
+
+    def comparable(self, X):
+        """X as this fit's trees compare it: float32 (scikit-learn's and xgboost's exact
+        trees), or float64 for histogram trees (HistGradientBoosting's)."""
+        return self._cast(np.asarray(X, dtype=np.float64))
+
     def _points(self, X):
         """X as the trees compare it (float32, or float64 for histogram trees)."""
         X = np.asarray(X, dtype=np.float64)
