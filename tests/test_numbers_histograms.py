@@ -69,3 +69,24 @@ def test_other_rules_are_refused():
     with pytest.raises(ValueError, match="split='histogram' fits"):
         scan(trace, 1, 0)
     assert_array_equal(trace.bin_thresholds is None, True)
+
+
+def test_the_views_numbers_compare_in_float64():
+    """Values 1e-9 apart (one float32): a node's members and a tree on the grid see
+    them apart, as the histogram trees do."""
+    from explorer.numbers.grid import make_grid, tree_on_grid
+    from explorer.numbers.leaves import members
+
+    rng = np.random.RandomState(3)
+    X = 1.0 + rng.randint(0, 40, size=(1000, 2)) * 1e-9
+    y = ((X[:, 0] - 1.0) * 1e9 + rng.normal(0, 6, size=1000) > 20).astype(int)
+    trace = explorer.fit(X, y, split="histogram", n_rounds=3, min_samples_leaf=5)
+    assert trace.point_dtype == np.float64
+    tree = trace.tree(2)
+    for u in range(len(tree)):
+        assert members(trace, 2, u).sum() == tree[u]["n"]
+    grid = make_grid(trace, resolution=25)
+    exact = trace.staged_decision_grid(grid.xs, grid.ys)
+    step = tree_on_grid(trace, 2, grid)
+    assert np.allclose(exact[2] - exact[1], step, rtol=0, atol=1e-12)
+    assert len(np.unique(step)) > 1
