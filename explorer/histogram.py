@@ -31,6 +31,8 @@ and n; ``grow_pool`` makes room when a tree needs more.
 import numpy as np
 from numba import njit
 
+from .nodes import copy_into
+
 MIN_HESSIAN = 1e-3  # scikit-learn's min_hessian_to_split
 _EPS_VALUE = 1e-15  # scikit-learn's guard in the node value's denominator
 _NO_SPLIT = -1.0  # the gain of a node without a valid split (scikit-learn's)
@@ -100,9 +102,10 @@ def grow_pool(hg, hh, hc, slots):
         return hg, hh, hc
     size = max(slots, 2 * hg.shape[0])
     g2, h2, c2 = new_pool(size, hg.shape[1], hg.shape[2])
-    g2[:hg.shape[0]] = hg
-    h2[:hh.shape[0]] = hh
-    c2[:hc.shape[0]] = hc
+    # element by element: numba's slice assignment of 3-d arrays takes seconds to compile
+    copy_into(g2.reshape(-1)[:hg.size], hg.reshape(-1))
+    copy_into(h2.reshape(-1)[:hh.size], hh.reshape(-1))
+    copy_into(c2.reshape(-1)[:hc.size], hc.reshape(-1))
     return g2, h2, c2
 
 
@@ -125,9 +128,10 @@ def build(binned, g, h, constant_hessian, samples, g_node, h_node, hg, hh, hc, s
         G = hg[slot, f]
         H = hh[slot, f]
         C = hc[slot, f]
-        G[:] = 0.0
-        H[:] = 0.0
-        C[:] = 0
+        for b in range(G.shape[0]):
+            G[b] = 0.0
+            H[b] = 0.0
+            C[b] = 0
         if constant_hessian:  # scikit-learn does not sum a constant hessian: H is the count
             for i in range(n):
                 b = row[samples[i]]

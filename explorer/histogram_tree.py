@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from . import histogram
-from .nodes import LEAF, NODE, UNDEFINED
+from .nodes import LEAF, NODE, UNDEFINED, copy_into
 
 NO_HISTOGRAM, BUILT, SUBTRACTED = 0, 1, 2  # how a node's histogram was obtained
 
@@ -218,7 +218,7 @@ def _partition(row, cut, samples, spare, lo, hi):
         spare[n_right] = s
         n_left += goes_left
         n_right += 1 - goes_left
-    samples[lo + n_left:hi] = spare[:n_right]
+    copy_into(samples[lo + n_left:hi], spare[:n_right])
     return n_left
 
 
@@ -288,10 +288,10 @@ def _write(nodes, info, k0, count, start, stop, depth, sum_g, sum_h, value, left
     if k0 + count > nodes.shape[0]:
         size = max(k0 + count, 2 * nodes.shape[0])
         grown = np.empty(size, dtype=nodes.dtype)
-        grown[:k0] = nodes[:k0]
+        copy_into(grown[:k0], nodes[:k0])
         nodes = grown
         grown_info = np.empty(size, dtype=info.dtype)
-        grown_info[:k0] = info[:k0]
+        copy_into(grown_info[:k0], info[:k0])
         info = grown_info
     pre = np.empty(count, dtype=np.int64)
     stack = np.empty(count, dtype=np.int64)

@@ -307,13 +307,13 @@ class Trace:
         """
         if self.X.shape[1] != 2:
             raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
-        xs32, ys32 = self._cast(np.ravel(xs)), self._cast(np.ravel(ys))
+        xs_at, ys_at = self._cast(np.ravel(xs)), self._cast(np.ravel(ys))
         layers = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
-            out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
+            out = np.empty((self.n_rounds + 1, len(ys_at), len(xs_at)), dtype=dtype)
             limit = 1e30 if out.dtype == np.float32 else None
             _staged_grid(*self._trees_of(k), float(f0), self.learning_rate, self.second_order,
-                         xs32, ys32, limit, out)
+                         xs_at, ys_at, limit, out)
             layers.append(out)
         return np.stack(layers, axis=-1) if self.is_multiclass else layers[0]
 
@@ -356,23 +356,25 @@ class Trace:
 
     @property
     def point_dtype(self):
-        """The dtype the trees compare x in: float64 for histogram trees, else float32."""
+        """The precision the trees read x in: float64 for histogram trees, else float32."""
         return np.float64 if self.histogram else np.float32
 
     def comparable(self, X):
-        """X as this fit's trees compare it: float32 (scikit-learn's and xgboost's exact
-        trees), or float64 for histogram trees (HistGradientBoosting's)."""
+        """X as this fit's trees compare it, as float64: rounded to float32 first (scikit-learn's
+        and xgboost's exact trees), or not (histogram trees, HistGradientBoosting's)."""
         return self._cast(np.asarray(X, dtype=np.float64))
 
     def _points(self, X):
-        """X as the trees compare it (float32, or float64 for histogram trees)."""
+        """X of shape (k, features) as the trees compare it (see ``comparable``)."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.X.shape[1]:
             raise ValueError(f"X must have shape (k, {self.X.shape[1]}); got {X.shape}.")
         return self._cast(X)
 
     def _cast(self, values):
-        return _float64(values) if self.histogram else _float32(values)
+        # float32 values are widened back to float64 (exactly): the comparison with a float64
+        # threshold is the same, and every rule shares one compiled copy of the predictions
+        return _float64(values) if self.histogram else _float32(values).astype(np.float64)
 
     def _check_round(self, m, first=0):
         if not (isinstance(m, (int, np.integer)) and first <= m <= self.n_rounds):
@@ -386,7 +388,7 @@ class Trace:
 
 
 def _float32(values):
-    """Points as the trees compare them: in float32, as scikit-learn does."""
+    """Points rounded to float32, as scikit-learn's and xgboost's exact trees read them."""
     values = np.asarray(values, dtype=np.float64)
     if not np.isfinite(values).all():
         raise ValueError("X contains NaN or infinite values.")
@@ -414,7 +416,7 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     """Fill out[m] = F_(m-1) + nu * tree_m on the grid xs x ys, tree by tree.
 
     A tree's leaf at (x, y) depends only on which side of each of its thresholds x
-    and y fall (compared in float32, as at any point), so the tree is walked once
+    and y fall (compared as at any point: see Trace.comparable), so the tree is walked once
     per (x cell, y cell) of its thresholds and the grid reads the leaf from a table.
     With a ``limit`` (a float32 ``out``) F is summed in float64 (``acc``) and written
     clipped to +-limit; with None, out[m - 1] is the sum (the faster path). None is a type:

@@ -46,9 +46,12 @@ def _views():
 
 
 def _histogram():
-    """The histogram engine's fits, and their planes and lines as the app draws them."""
+    """The histogram engine's fits, and their planes, lines and trees on the plane as the app
+    draws them (in float64)."""
     for trace in boosting._uncounted(boosting.warmup_histogram):
-        make_grid(trace, resolution=8)
+        grid = make_grid(trace, resolution=8)
+        if trace.X.shape[1] == 2:
+            tree_on_grid(trace, 1, grid)
 
 
 def _fit_part(name):
