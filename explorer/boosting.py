@@ -11,7 +11,9 @@ Algorithm (Friedman's TreeBoost with one Newton step per leaf):
 
 Variants the explorer compares on the same data: other leaf rules (the mean
 residual, the exact leaf minimiser, one line search per tree) and second-order
-trees (split="hessian", as xgboost's exact method builds them; see second_order.py).
+trees (split="hessian", as xgboost's exact method builds them; see second_order.py), and
+histogram trees (split="histogram", as scikit-learn's HistGradientBoosting builds them;
+see histogram_boosting.py). Which parameters each rule uses, and its defaults: rules.py.
 
 The whole loop runs in one compiled call; Python only checks the input, draws
 scikit-learn's random numbers and wraps the record in a Trace.

@@ -25,6 +25,11 @@ quantity has one value per class:
 
 y holds class indices 0..K-1 (classes[k] is the label), as for two classes (0/1).
 Binary fits and regressions keep their shapes (raw (M + 1, n), f0 a float).
+
+Histogram trees (split="histogram") compare float64 x with float64 bin thresholds, and
+the Trace adds ``bin_thresholds`` (per feature) and ``tree_histograms(m, k)`` (per node:
+the split's bin, the order of the splits, whether its histogram was built from its
+samples or subtracted from its parent's).
 """
 
 from functools import cached_property
