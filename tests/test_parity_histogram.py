@@ -220,3 +220,11 @@ def test_equal_gains_follow_heapqs_order():
     children = first[[first[0]["left"], first[0]["right"]]]
     assert first[0]["feature"] == 0 and (children["left"] != -1).sum() == 1
     _same_model(trace, model, X)
+
+
+def test_above_200000_points_the_bins_come_from_scikit_learns_subsample():
+    X, y = make_moons(200_500, noise=0.3, random_state=4)
+    trace, model = _fit_both(X, y, n_rounds=2, max_leaves=6)
+    for ours, theirs in zip(trace.bin_thresholds, model._bin_mapper.bin_thresholds_):
+        assert_array_equal(ours, theirs)
+    _same_model(trace, model, X)
