@@ -89,12 +89,15 @@ def grow(binned, g, h, constant_hessian, n_bins, thresholds, max_leaves, max_dep
     kind = np.zeros(cap, dtype=np.int64)
     splits = np.empty((cap, len(histogram.SPLIT_FIELDS)))
     heap = np.empty(cap, dtype=np.int64)
-    free = np.empty(cap + 3, dtype=np.int64)  # histogram slots not in use
+    # histogram slots not in use. At most (cap + 1) / 2 + 3 are in use at once (one per
+    # waiting leaf, the parent being split and its two children); slot ids are handed out
+    # only up to free's length, so every id handed out fits back in.
+    free = np.empty(cap + 8, dtype=np.int64)
     n_free = 0
-    for s in range(min(hg.shape[0], cap + 3) - 1, -1, -1):
+    for s in range(min(hg.shape[0], free.shape[0]) - 1, -1, -1):
         free[n_free] = s
         n_free += 1
-    next_slot = min(hg.shape[0], cap + 3)
+    next_slot = min(hg.shape[0], free.shape[0])
 
     # the root
     start[0], stop[0], depth[0] = 0, n, 0
@@ -154,7 +157,7 @@ def grow(binned, g, h, constant_hessian, n_bins, thresholds, max_leaves, max_dep
             small, large = (a, b) if stop[a] - start[a] < stop[b] - start[b] else (b, a)
             if n_free < 2:  # the pool is full: make room for both children
                 hg, hh, hc = histogram.grow_pool(hg, hh, hc, next_slot + 2)
-                while next_slot < hg.shape[0] and n_free < free.shape[0]:
+                while next_slot < hg.shape[0] and next_slot < free.shape[0]:
                     free[n_free] = next_slot
                     n_free += 1
                     next_slot += 1

@@ -125,6 +125,8 @@ CASES = {
     "small leaves, lambda": dict(max_bins=32, max_leaves=12, min_samples_leaf=1, reg_lambda=0.5,
                                  learning_rate=0.7),
     "depth 1": dict(max_depth=1, learning_rate=1.0),
+    # hundreds of leaves waiting at once: the histogram pool grows
+    "no limits": dict(max_leaves=None, max_depth=None, min_samples_leaf=1, n_rounds=4),
 }
 
 
