@@ -3,6 +3,7 @@
     python benchmarks/bench_fit.py            # best of 3 everywhere (a few minutes)
     python benchmarks/bench_fit.py --quick    # best of 1, no cold-compile section
     python benchmarks/bench_fit.py --multiclass   # the three-class section alone
+    python benchmarks/bench_fit.py --histogram    # the histogram section alone
 
 Prints, for make_moons (noise 0.3), depth 3, learning rate 0.1, two features:
 - fit with the full per-round record at 10,000 points x 500 rounds and at
@@ -17,8 +18,14 @@ Prints, for make_moons (noise 0.3), depth 3, learning rate 0.1, two features:
 - the record's memory per round per point;
 - three classes (issue 14): a fit of 10,000 points x 200 rounds (three trees a round)
   against LightGBM's multiclass objective (one thread) and scikit-learn;
-- the start of a new process with a cold and a warm numba cache (first fit, warmup).
+- the start of a new process with a cold and a warm numba cache (first fit, warmup);
+- histogram trees (issue 28): explorer.fit(split="histogram") at both sizes against
+  LightGBM and HistGradientBoosting, one thread each, in the same run, with 255 bins, at
+  most 8 leaves, depth 3, at least 20 points per leaf, learning rate 0.1; the timed
+  region is one fit() call with a warm numba cache, from the raw X (binning included) to
+  the finished Trace; the fit is checked against HistGradientBoosting's (max |dF|).
 Targets (issue 13): fit <= 1.0x LightGBM at both sizes; staged <= 1.0x scikit-learn.
+Target (issue 28): the histogram fit <= 1.0x LightGBM at both sizes.
 """
 
 import argparse
@@ -165,6 +172,38 @@ def bench_multiclass(repeat):
             print(f"          {name:<32} {theirs:7.3f}   ours/theirs = {ours / theirs:6.2f}x")
 
 
+HIST = dict(max_bins=255, max_leaves=8, max_depth=DEPTH, min_samples_leaf=20, learning_rate=LR)
+
+
+def bench_histogram(repeat):
+    import lightgbm
+
+    print(f"\n## Histogram trees: 255 bins, <= 8 leaves, depth {DEPTH}, >= 20 per leaf, "
+          f"lr {LR}, two features (make_moons), seconds, best of {repeat}, one thread each")
+    explorer.fit(*make_moons(100, random_state=0), n_rounds=2, split="histogram")  # compile
+    for n, rounds in SIZES:
+        X, y = make_moons(n, noise=0.3, random_state=0)
+        ours = best_of(lambda: explorer.fit(X, y, n_rounds=rounds, split="histogram", **HIST),
+                       repeat)
+        with threadpool_limits(1):
+            runs = {
+                "LightGBM (1 thread)": lambda: lightgbm.LGBMClassifier(
+                    n_estimators=rounds, max_depth=DEPTH, num_leaves=8, min_child_samples=20,
+                    max_bin=255, learning_rate=LR, num_threads=1, verbose=-1).fit(X, y),
+                "HistGradientBoosting (1 thread)": lambda: HistGradientBoostingClassifier(
+                    max_iter=rounds, max_depth=DEPTH, max_leaf_nodes=8, min_samples_leaf=20,
+                    max_bins=255, learning_rate=LR, early_stopping=False,
+                    random_state=0).fit(X, y)}
+            theirs = {name: best_of(run, repeat) for name, run in runs.items()}
+            model = runs["HistGradientBoosting (1 thread)"]()
+        trace = explorer.fit(X, y, n_rounds=rounds, split="histogram", **HIST)
+        same = np.abs(trace.raw[1:] - np.array(list(model.staged_decision_function(X)))).max()
+        print(f"N={n:>7} x {rounds} rounds: explorer.fit(split='histogram') {ours:7.3f}   "
+              f"max |dF| against HistGradientBoosting = {same:.1e}")
+        for name, seconds in theirs.items():
+            print(f"          {name:<32} {seconds:7.3f}   ours/theirs = {ours / seconds:6.2f}x")
+
+
 START = """
 import time; t0 = time.perf_counter()
 import numpy as np
@@ -198,9 +237,15 @@ if __name__ == "__main__":
                         help="best of 1, and skip the cold-compile section")
     parser.add_argument("--multiclass", action="store_true",
                         help="only the three-class fit against LightGBM (best of 3)")
+    parser.add_argument("--histogram", action="store_true",
+                        help="only the histogram fits against LightGBM and "
+                             "HistGradientBoosting (best of 3)")
     args = parser.parse_args()
     if args.multiclass:
         bench_multiclass(3)
+        sys.exit()
+    if args.histogram:
+        bench_histogram(3)
         sys.exit()
     repeat = 1 if args.quick else 3
     if not args.quick:
@@ -208,3 +253,4 @@ if __name__ == "__main__":
     bench_fits(repeat)
     bench_predictions(repeat)
     bench_multiclass(repeat)
+    bench_histogram(repeat)

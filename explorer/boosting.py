@@ -11,7 +11,9 @@ Algorithm (Friedman's TreeBoost with one Newton step per leaf):
 
 Variants the explorer compares on the same data: other leaf rules (the mean
 residual, the exact leaf minimiser, one line search per tree) and second-order
-trees (split="hessian", as xgboost's exact method builds them; see second_order.py).
+trees (split="hessian", as xgboost's exact method builds them; see second_order.py), and
+histogram trees (split="histogram", as scikit-learn's HistGradientBoosting builds them;
+see histogram_boosting.py). Which parameters each rule uses, and its defaults: rules.py.
 
 The whole loop runs in one compiled call; Python only checks the input, draws
 scikit-learn's random numbers and wraps the record in a Trace.
@@ -24,41 +26,44 @@ import threading
 import numpy as np
 from numba import njit
 
-from . import losses, multiclass, second_order
+from . import histogram_boosting, losses, multiclass, rules, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
-from .tree import (LEAF, NODE, apply, copy_into, grow_best_first, grow_depth_first,
-                   leaf_members, leaves_of, presort, reciprocals, restart, restrict_order,
-                   workspace)
-from .tree import sum_up as _sum_up
+from .exact_split import presort, restart, restrict_order, workspace
+from .nodes import LEAF, NODE, apply, copy_into, leaf_members, leaves_of
+from .nodes import sum_up as _sum_up
+from .tree import grow_best_first, grow_depth_first, reciprocals
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_ROUNDS = 5000
 DIVERGED = 1e150  # |F| beyond this (or not finite) ends a fit: its squared error would overflow
 _NO_LIMIT = np.iinfo(np.int32).max  # scikit-learn's depth for max_depth=None
-SPLITS = ("squared_error", "hessian")
-# The fit parameters only one split rule uses. fit refuses the others when they are set
-# (a silently ignored option would mislead), and the app disables their controls and
-# leaves them out of its fits (explorer.settings.applies reads this table).
-ONLY_FOR = {
-    "squared_error": ("max_leaves", "min_samples_leaf", "min_samples_split", "subsample",
-                      "leaf"),
-    "hessian": ("reg_lambda", "gamma", "min_child_weight"),
-}
+SPLITS = rules.SPLITS
 LEAF_RULES = ("newton", "mean", "exact", "line_search")
 NEWTON, MEAN, EXACT, LINE_SEARCH = range(4)
+RULE_DEFAULT = rules.RULE_DEFAULT
 
 
-def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
-        max_leaves=None, min_samples_leaf=1, min_samples_split=2, subsample=1.0,
-        random_state=0, X_valid=None, y_valid=None, split="squared_error", leaf="newton",
-        reg_lambda=1.0, gamma=0.0, min_child_weight=1.0):
+def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=RULE_DEFAULT,
+        max_leaves=RULE_DEFAULT, min_samples_leaf=RULE_DEFAULT, min_samples_split=RULE_DEFAULT,
+        subsample=RULE_DEFAULT, random_state=0, X_valid=None, y_valid=None,
+        split="squared_error", leaf=RULE_DEFAULT, reg_lambda=RULE_DEFAULT, gamma=RULE_DEFAULT,
+        min_child_weight=RULE_DEFAULT, max_bins=RULE_DEFAULT):
     """Fit gradient boosting and record every round.
 
     Builds the model scikit-learn's GradientBoostingClassifier (loss "log_loss" or
     "exponential") or GradientBoostingRegressor (loss "squared_error") builds with
     n_estimators=n_rounds, max_leaf_nodes=max_leaves and the same other parameters:
-    the same trees and the same raw scores at every round.
+    the same trees and the same raw scores at every round. With split="histogram",
+    scikit-learn's HistGradientBoostingClassifier or HistGradientBoostingRegressor
+    (early_stopping=False, max_iter=n_rounds, max_leaf_nodes=max_leaves,
+    l2_regularization=reg_lambda); with split="hessian", xgboost's exact method.
+
+    The parameters marked "per rule" default to the split rule's own defaults
+    (``explorer.rules``): with split="histogram", HistGradientBoosting's (max_leaves 31,
+    max_depth None, min_samples_leaf 20, reg_lambda 0, max_bins 255); otherwise max_depth
+    3, max_leaves None, min_samples_leaf 1, reg_lambda 1. A parameter the rule does not
+    use is refused unless it is left out (or equal to its unused value, ``rules.UNUSED``).
 
     Parameters
     ----------
@@ -70,26 +75,35 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     loss : {"log_loss", "exponential", "squared_error"}
     n_rounds : int in 1..5000
     learning_rate : float in (0, 10]
-    max_depth : int >= 1 or None (unlimited)
-    max_leaves : int >= 2 or None; when set, trees grow best-first
-    min_samples_leaf : int >= 1
-    min_samples_split : int >= 2
-    subsample : float in (0, 1]; each tree sees this fraction of the samples
+    max_depth : int >= 1 or None (unlimited), per rule
+    max_leaves : int >= 2 or None (unlimited), per rule; when set, trees grow best-first
+        (histogram trees always grow best-first)
+    min_samples_leaf : int >= 1, per rule
+    min_samples_split : int >= 2, with split="squared_error"
+    subsample : float in (0, 1], with split="squared_error"; each tree sees this fraction
+        of the samples
     random_state : int in 0..2**32 - 1
     X_valid, y_valid : optional validation data, for the validation loss
-    split : {"squared_error", "hessian"}
+    split : {"squared_error", "hessian", "histogram"}
         "squared_error" (scikit-learn's trees: least squares on the residuals) or
         "hessian": the second-order gain G^2/(H + reg_lambda) with leaves -G/(H + reg_lambda),
         building xgboost's trees (tree_method="exact", binary:logistic) from f0 = log-odds of
         the label mean. Needs loss="log_loss", a max_depth, and no max_leaves, subsample,
         min_samples_leaf or min_samples_split (xgboost's exact method has none of them).
-    leaf : {"newton", "mean", "exact", "line_search"}, with split="squared_error"
+        "histogram": features cut into at most max_bins bins, gain
+        G_L^2/(H_L + reg_lambda) + G_R^2/(H_R + reg_lambda) - G^2/(H + reg_lambda) on
+        gradient histograms, leaves -G/(H + reg_lambda), best-first growth: scikit-learn's
+        HistGradientBoosting (see histogram_boosting.py). Loss "log_loss" (2..10 classes)
+        or "squared_error"; Newton leaves; no subsample, min_samples_split, gamma or
+        min_child_weight.    leaf : {"newton", "mean", "exact", "line_search"}, with split="squared_error"
         "newton": one Newton step sum r / sum h; "mean": the mean residual (a plain gradient
         step); "exact": the leaf's own loss minimised; "line_search": mean leaves, then one
         step rho_m for the whole tree minimising the loss.
     reg_lambda, gamma, min_child_weight : float >= 0, with split="hessian"
         xgboost's lambda (in the leaf weight and gain), gamma (splits gaining less are pruned)
-        and minimum hessian sum per child.
+        and minimum hessian sum per child. reg_lambda also with split="histogram" (per rule).
+    max_bins : int in 2..255, with split="histogram"
+        At most this many bins per feature.
 
     Returns
     -------
@@ -103,6 +117,15 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     if loss not in losses.CODES:
         raise ValueError(f"loss must be one of {sorted(losses.CODES)}; got {loss!r}.")
     code = losses.CODES[loss]
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {list(SPLITS)}; got {split!r}.")
+    given = dict(max_depth=max_depth, max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
+                 min_samples_split=min_samples_split, subsample=subsample, leaf=leaf,
+                 reg_lambda=reg_lambda, gamma=gamma, min_child_weight=min_child_weight,
+                 max_bins=max_bins)
+    set_by_user = {name for name, value in given.items() if value is not RULE_DEFAULT}
+    (max_depth, max_leaves, min_samples_leaf, min_samples_split, subsample, leaf, reg_lambda,
+     gamma, min_child_weight, max_bins) = rules.resolve(split, **given).values()
     n_rounds = _int_param("n_rounds", n_rounds, 1, MAX_ROUNDS)
     learning_rate = _float_param("learning_rate", learning_rate, 0.0, 10.0, "(0, 10]")
     max_depth = _NO_LIMIT if max_depth is None else _int_param("max_depth", max_depth, 1, 1000)
@@ -112,8 +135,7 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     min_samples_split = _int_param("min_samples_split", min_samples_split, 2, 1_000_000_000)
     subsample = _float_param("subsample", subsample, 0.0, 1.0, "(0, 1]")
     random_state = _int_param("random_state", random_state, 0, 2**32 - 1)
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {list(SPLITS)}; got {split!r}.")
+    max_bins = _int_param("max_bins", max_bins, 2, 255)
     if leaf not in LEAF_RULES:
         raise ValueError(f"leaf must be one of {list(LEAF_RULES)}; got {leaf!r}.")
     reg_lambda = _float_param("reg_lambda", reg_lambda, -1.0, 1e6, "[0, 1e6]", low_inclusive=0.0)
@@ -121,10 +143,11 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
     min_child_weight = _float_param("min_child_weight", min_child_weight, -1.0, 1e6, "[0, 1e6]",
                                     low_inclusive=0.0)
     hessian = split == "hessian"
-    _check_split_options(hessian, loss=loss, max_depth=max_depth, max_leaves=max_leaves,
-                         subsample=subsample, min_samples_leaf=min_samples_leaf,
+    _check_split_options(split, set_by_user, loss=loss, max_depth=max_depth,
+                         max_leaves=max_leaves, subsample=subsample,
+                         min_samples_leaf=min_samples_leaf,
                          min_samples_split=min_samples_split, leaf=leaf, reg_lambda=reg_lambda,
-                         gamma=gamma, min_child_weight=min_child_weight)
+                         gamma=gamma, min_child_weight=min_child_weight, max_bins=max_bins)
 
     X = _features("X", X)
     y, classes = _targets("y", y, X.shape[0], code)
@@ -138,6 +161,16 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
         if X_valid.shape[1] != X.shape[1]:
             raise ValueError(f"X_valid has {X_valid.shape[1]} features; X has {X.shape[1]}.")
         y_valid = _encode_valid(y_valid, X_valid.shape[0], classes)
+
+    if split == "histogram":
+        return _fit_histogram(X, y, classes, n_trees, data=dict(
+            X_valid=X_valid, y_valid=y_valid), params=dict(
+            loss=loss, n_rounds=n_rounds, learning_rate=learning_rate,
+            max_depth=None if max_depth == _NO_LIMIT else max_depth, max_leaves=max_leaves,
+            min_samples_leaf=min_samples_leaf, min_samples_split=min_samples_split,
+            subsample=subsample, random_state=random_state, split=split, leaf=leaf,
+            reg_lambda=reg_lambda, gamma=gamma, min_child_weight=min_child_weight,
+            max_bins=max_bins))
 
     # scikit-learn's random numbers: per round, the bag's uniforms, then each tree's seed.
     n = X.shape[0]
@@ -160,7 +193,7 @@ def fit(X, y, *, loss="log_loss", n_rounds=100, learning_rate=0.1, max_depth=3,
                   max_leaves=max_leaves, min_samples_leaf=min_samples_leaf,
                   min_samples_split=min_samples_split, subsample=subsample,
                   random_state=random_state, split=split, leaf=leaf, reg_lambda=reg_lambda,
-                  gamma=gamma, min_child_weight=min_child_weight)
+                  gamma=gamma, min_child_weight=min_child_weight, max_bins=max_bins)
     data = dict(params=params, classes=classes, X=X, y=y, X_valid=X_valid, y_valid=y_valid)
     if n_trees > 1:
         return _fit_multiclass(X32, y, data, n_trees, hessian, learning_rate, max_depth,
@@ -227,25 +260,58 @@ def _check_multiclass(n_classes, *, loss, leaf):
                          "leaves are scikit-learn's Newton steps: leave leaf='newton'.")
 
 
-# fit's keyword arguments and their defaults (the data arguments have none)
+# fit's keyword arguments and their defaults with the default split rule (each rule's
+# own are rules.defaults(split))
 DEFAULTS = {name: p.default for name, p in inspect.signature(fit).parameters.items()
             if p.default is not inspect.Parameter.empty}
+DEFAULTS.update({name: value for name, value in rules.defaults().items() if name in DEFAULTS})
 
 
-def _check_split_options(hessian, *, loss, max_depth, **options):
-    """Refuse options the chosen split rule would silently ignore."""
-    if hessian:
+def _check_split_options(split, set_by_user, *, loss, max_depth, **options):
+    """Refuse options the chosen split rule would silently ignore, and losses it lacks."""
+    if split == "hessian":
         if loss != "log_loss":
             raise ValueError(f"split='hessian' supports loss='log_loss' only; got {loss!r}.")
         if max_depth == _NO_LIMIT:
             raise ValueError("split='hessian' needs a max_depth (xgboost's exact method has "
                              "no unlimited depth); got None.")
-    split = "hessian" if hessian else "squared_error"
-    other = "squared_error" if hessian else "hessian"
-    for name in ONLY_FOR[other]:
-        if options[name] != DEFAULTS[name]:
-            raise ValueError(f"{name}={options[name]!r} has no effect with "
-                             f"split={split!r}; leave it at {DEFAULTS[name]!r} or change split.")
+    if split == "histogram":
+        if loss == "exponential":
+            raise ValueError("split='histogram' supports loss='log_loss' and "
+                             "'squared_error' (HistGradientBoosting's); got 'exponential'.")
+        if options["leaf"] != "newton":
+            raise ValueError(f"leaf={options['leaf']!r} has no effect with split='histogram': "
+                             "histogram trees have Newton leaves -G/(H + reg_lambda) only; "
+                             "leave leaf out or change split.")
+    for name, value in options.items():
+        if name in set_by_user and not rules.uses(name, split) and value != rules.UNUSED[name]:
+            raise ValueError(f"{name}={value!r} has no effect with split={split!r}; leave it "
+                             f"out (or at {rules.UNUSED[name]!r}) or change split.")
+
+
+def _fit_histogram(X, y, classes, n_trees, data, params):
+    """split="histogram": scikit-learn's HistGradientBoosting, every round recorded."""
+    kind = (histogram_boosting.SQUARED if classes is None else
+            histogram_boosting.BINARY if n_trees == 1 else histogram_boosting.MULTINOMIAL)
+    if not getattr(_warming, "on", False):
+        with _fits_lock:
+            _fits["started"] += 1
+    out = histogram_boosting.boost(
+        X, y, kind, n_trees, max_bins=params["max_bins"], n_rounds=params["n_rounds"],
+        learning_rate=params["learning_rate"], max_leaves=params["max_leaves"],
+        max_depth=params["max_depth"], min_samples_leaf=params["min_samples_leaf"],
+        reg_lambda=params["reg_lambda"], random_state=params["random_state"])
+    nodes, info, offsets = out["nodes"], out["info"], out["offsets"]
+    if n_trees > 1:
+        nodes, by_class = multiclass.by_class(nodes, offsets, n_trees)
+        info, _ = multiclass.by_class(info, offsets, n_trees)
+        offsets = by_class
+        f0, raw, leaf = out["f0"], out["raw"], out["leaf"]
+    else:
+        f0, raw, leaf = float(out["f0"][0]), out["raw"][:, :, 0], out["leaf"][:, :, 0]
+    return Trace(params=params, classes=classes, X=X, y=y, **data, f0=f0, raw=raw, leaf=leaf,
+                 in_bag=None, nodes=nodes, offsets=offsets, bin_thresholds=out["cuts"],
+                 hist_nodes=info)
 
 
 class DivergedError(ValueError):
@@ -525,6 +591,7 @@ WARMUP_PARTS = {
                                      leaf="exact") for max_leaves in (None, 3)],
     "second-order trees": lambda: warm_fit(split="hessian", gamma=0.1),
     "multiclass": lambda: _uncounted(warmup_multiclass),
+    "histogram trees": lambda: _uncounted(warmup_histogram),
 }
 
 
@@ -535,6 +602,32 @@ def warmup(parts=tuple(WARMUP_PARTS)):
     """
     for name in parts:
         WARMUP_PARTS[name]()
+
+
+def warmup_histogram():
+    """Compile the histogram engine (binning, histograms, the best-first grower, its
+    boosting loop for each loss) and its float64 predictions on points and on the plane
+    (in float64 and float32). Returns the traces (two classes, three, a regression on two
+    inputs and on one), for the app's warm-up to draw."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(60, 2))
+    traces = []
+    for y, options in (((X[:, 0] > 0) * 1, dict(max_leaves=5)), (np.arange(60) % 3, dict()),
+                       (X.sum(axis=1), dict(loss="squared_error", max_depth=2))):
+        trace = fit(X, y, n_rounds=2, split="histogram", min_samples_leaf=3, max_bins=8,
+                    X_valid=X, y_valid=y, **options)
+        trace.residual(1)
+        for dtype in (np.float64, np.float32):  # float32: the app's grids
+            trace.staged_decision_grid(X[:3, 0], X[:3, 1], dtype=dtype)
+        trace.valid_loss
+        traces.append(trace)
+    traces.append(fit(X[:, :1], X[:, 0] ** 2, loss="squared_error", n_rounds=2,
+                      split="histogram", min_samples_leaf=3))
+    traces[-1].staged_decision_function(X[:, :1])
+    # trees that may pass 127 nodes keep their leaf ids in int16: the loop's other copy
+    big = rng.normal(size=(80, 2))
+    fit(big, big[:, 0] > 0, n_rounds=1, split="histogram", max_leaves=None, min_samples_leaf=1)
+    return traces
 
 
 def warmup_multiclass():

@@ -28,8 +28,9 @@ from numba import njit
 from . import losses, second_order
 from .data import MAX_CLASSES  # noqa: F401  (fit's limit on K, shared with the uploads)
 from .trace import step
-from .tree import (LEAF, NODE, apply, grow_best_first, grow_depth_first, leaf_members,
-                   leaves_of, restart, restrict_order, sum_up, workspace)
+from .exact_split import restart, restrict_order, workspace
+from .nodes import LEAF, NODE, apply, leaf_members, leaves_of, sum_up
+from .tree import grow_best_first, grow_depth_first
 
 
 @njit(cache=True, nogil=True)

@@ -13,7 +13,7 @@ binary:logistic) number for number, the arithmetic follows its sources (see
 node sums in float64, level-wise growth, a backward scan over each feature's sorted
 values, lower feature index winning ties, and left meaning x < threshold.
 
-Trees use the same node records as ``tree.NODE``. A threshold t with "left when
+Trees use the same node records as ``nodes.NODE``. A threshold t with "left when
 x < t" is stored as the largest float32 below t, so every tree in the explorer
 reads "left when float32(x) <= threshold".
 """
@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .tree import LEAF, UNDEFINED, _add_node
+from .nodes import LEAF, UNDEFINED, add_node
 
 RT_EPS = np.float32(1e-6)  # xgboost's kRtEps: the least loss change worth a split
 _HESS_FLOOR = np.float32(1e-16)
@@ -93,7 +93,7 @@ def grow_level_wise(X, order, g, h, nodes, k0, max_depth, reg_lambda, min_child_
     level = np.zeros(cap, dtype=np.bool_)
 
     zero = np.int64(0)  # typed constants: a literal argument compiles a callee once more
-    nodes = _add_node(nodes, k0, zero - 1, zero == zero, zero, n, 0.0, 0.0)
+    nodes = add_node(nodes, k0, zero - 1, zero == zero, zero, n, 0.0, 0.0)
     k = k0 + 1
     frontier = np.zeros(1, dtype=np.int64)
     for depth in range(max_depth + 1):
@@ -135,7 +135,7 @@ def grow_level_wise(X, order, g, h, nodes, k0, max_depth, reg_lambda, min_child_
                 node["improvement"] = best_loss[j]
                 for side in range(2):
                     # the child's sums are added up at the next level
-                    nodes = _add_node(nodes, k, k0 + j, side == 0, depth + 1, zero, 0.0, 0.0)
+                    nodes = add_node(nodes, k, k0 + j, side == 0, depth + 1, zero, 0.0, 0.0)
                     children[n_children] = k - k0
                     n_children += 1
                     k += 1

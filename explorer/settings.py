@@ -3,11 +3,11 @@ images, and the parameter line of printed storyboards all come from :class:`Sett
 
 A :class:`Settings` is built from the engine's fit parameters (``trace.params``, or the
 keyword arguments of :func:`explorer.fit`), so what a caption or a file name says is
-what the engine was asked to do. Which parameters a split rule uses is the engine's
-table (:data:`explorer.boosting.ONLY_FOR`); :func:`applies` reads it for the sidebar
+what the engine was asked to do. Which parameters a split rule uses, and their
+defaults, is one table (:mod:`explorer.rules`); :func:`applies` reads it for the sidebar
 and the app's fits.
 
-Plain Python: no Streamlit, no plotly.
+Plain Python: no Streamlit, no plotly, no numba.
 """
 
 from __future__ import annotations
@@ -18,21 +18,21 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .boosting import DEFAULTS, ONLY_FOR
+from . import rules
 
 
 def applies(param: str, split: str) -> bool:
     """Whether ``explorer.fit``'s parameter ``param`` has an effect with this split rule.
 
-    ``split`` is the engine's name ("squared_error" or "hessian"). Second-order trees
-    use reg_lambda, gamma and min_child_weight; squared-error trees max_leaves,
-    min_samples_leaf, min_samples_split, subsample and the leaf rule; every other
-    parameter applies to both. ``fit`` refuses a parameter that does not apply when it
-    differs from its default.
+    ``split`` is the engine's name ("squared_error", "hessian" or "histogram"); the
+    table is :data:`explorer.rules.USES`. Second-order trees use reg_lambda, gamma and
+    min_child_weight; squared-error trees max_leaves, min_samples_leaf,
+    min_samples_split, subsample and the leaf rule; histogram trees max_leaves,
+    min_samples_leaf, reg_lambda and max_bins; loss, rounds, learning rate, depth and
+    seed apply to all. ``fit`` refuses a parameter that does not apply when it is set
+    to anything but its unused value.
     """
-    if split not in ONLY_FOR:
-        raise ValueError(f"split must be one of {list(ONLY_FOR)}; got {split!r}.")
-    return not any(param in only for rule, only in ONLY_FOR.items() if rule != split)
+    return rules.uses(param, split)
 
 
 def safe(text, limit: int = 40) -> str:
@@ -75,13 +75,15 @@ class Settings:
     reg_lambda: float
     gamma: float
     min_child_weight: float
+    max_bins: int
 
     @classmethod
     def of(cls, params: Mapping) -> "Settings":
         """The settings of ``trace.params`` or of ``explorer.fit``'s keyword arguments;
-        a parameter not given is ``fit``'s default (other keys, such as X_valid, are
-        not settings and are ignored)."""
-        return cls(**{f.name: params.get(f.name, DEFAULTS[f.name]) for f in fields(cls)})
+        a parameter not given is ``fit``'s default under the split rule (other keys, such
+        as X_valid, are not settings and are ignored)."""
+        defaults = rules.defaults(params.get("split", rules.DEFAULT_SPLIT))
+        return cls(**{f.name: params.get(f.name, defaults[f.name]) for f in fields(cls)})
 
     # --- names as the app shows them ---
 
@@ -89,6 +91,16 @@ class Settings:
     def hessian(self) -> bool:
         """Second-order (xgboost-style) trees."""
         return self.split == "hessian"
+
+    @property
+    def histogram(self) -> bool:
+        """Histogram trees (scikit-learn's HistGradientBoosting)."""
+        return self.split == "histogram"
+
+    @property
+    def depth_text(self) -> str:
+        """"depth ≤ 3", or "no depth limit" (max_depth None)."""
+        return "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
 
     @property
     def loss_name(self) -> str:
@@ -111,18 +123,22 @@ class Settings:
         if self.hessian:
             rule = (f"second-order trees (λ = {self.reg_lambda:g}, γ = {self.gamma:g}, "
                     f"min child weight {self.min_child_weight:g})")
+        elif self.histogram:
+            limit = f"≤ {self.max_leaves} leaves" if self.max_leaves else "no leaf limit"
+            rule = (f"histogram trees ({self.max_bins} bins, {limit}, min "
+                    f"{self.min_samples_leaf} per leaf, λ = {self.reg_lambda:g})")
         else:
             limit = f"≤ {self.max_leaves} leaves, " if self.max_leaves else ""
             sub = f", subsample {self.subsample:g}" if self.subsample < 1 else ""
             rule = f"{limit}min {self.min_samples_leaf} per leaf{sub}, {self.leaf_name} leaves"
         return (f"{data_label} · {self.loss_name}, M = {self.n_rounds}, "
-                f"ν = {self.learning_rate:g}, depth ≤ {self.max_depth}, {rule}, "
+                f"ν = {self.learning_rate:g}, {self.depth_text}, {rule}, "
                 f"seed {self.random_state}")
 
     def params_line(self) -> str:
         """The parameter line under a printed storyboard's title (the print template)."""
         parts = [self.loss_name, f"M = {self.n_rounds}", f"ν = {self.learning_rate:g}",
-                 f"depth ≤ {self.max_depth}"]
+                 self.depth_text]
         if self.max_leaves:
             parts.append(f"≤ {self.max_leaves} leaves")
         if self.subsample < 1:
@@ -143,7 +159,10 @@ class Settings:
         if rule and self.hessian:
             parts += ["hessian", f"lam{self.reg_lambda:g}"] + (
                 [f"g{self.gamma:g}"] if self.gamma else [])
-        elif rule and self.leaf != DEFAULTS["leaf"]:
+        elif rule and self.histogram:
+            parts += ["histogram", f"b{self.max_bins}", f"msl{self.min_samples_leaf}"] + (
+                [f"lam{self.reg_lambda:g}"] if self.reg_lambda else [])
+        elif rule and self.leaf != rules.default("leaf"):
             parts.append(safe(self.leaf_name))
         return parts
 

@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 from . import drawn
 from .data import CLASSIFICATION_SETS, MULTICLASS_SETS, REGRESSION_SETS
 from .lessons import LESSONS
-from .boosting import DEFAULTS
+from . import rules
 from .settings import Settings, applies
 
 UPLOAD = "upload"
@@ -37,8 +37,8 @@ DATASETS = tuple(CLASSIFICATION_SETS) + tuple(REGRESSION_SETS) + (UPLOAD, DRAW)
 LOSSES = ("log-loss", "exponential")  # as shown and written in the URL (classification)
 ENGINE_LOSS = {"log-loss": "log_loss", "exponential": "exponential"}
 REGRESSION_LOSS = "squared-error"  # the one loss of regression
-SPLITS = ("squared-error", "hessian")  # as shown and written in the URL
-ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian"}
+SPLITS = ("squared-error", "hessian", "histogram")  # as shown and written in the URL
+ENGINE_SPLIT = {"squared-error": "squared_error", "hessian": "hessian", "histogram": "histogram"}
 LEAF_RULES = ("newton", "mean", "exact", "line-search")
 # Ready-made pairs for the Compare page: a title, each side's name and what it changes
 # in the user's setting, and the share of training labels flipped (the outliers the
@@ -66,7 +66,7 @@ PAIRS = tuple(COMPARISONS)
 REGRESSION_PAIRS = ("lr", "depth", "leafrule")
 ENGINE_LEAF = {"newton": "newton", "mean": "mean", "exact": "exact",
                "line-search": "line_search"}
-LEAF_CHOICES = (0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64)
+LEAF_CHOICES = (0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 31, 32, 48, 64)
 MAX_ROUNDS = 500  # the app's limit; the engine allows more, the grid cache would not
 
 
@@ -85,9 +85,19 @@ class Field:
     choices: tuple | None = None
     help: str = ""
     param: str = ""  # the explorer.fit parameter it sets, for the fit fields
+    # (split rule as in the URL, default) where a rule has its own default (rules.USES)
+    by_rule: tuple = ()
 
-    def parse(self, value: Any) -> Any:
-        """The value as this field's type if it is allowed, else the default."""
+    def default_for(self, split: str | None) -> Any:
+        """The default under the split rule ``split`` (URL spelling); ``default`` if it has
+        none of its own."""
+        return dict(self.by_rule).get(split, self.default)
+
+    def parse(self, value: Any, split: str | None = None) -> Any:
+        """The value as this field's type if it is allowed, else the default (the split
+        rule's own default when it has one)."""
+        if split is not None and self.by_rule:
+            return replace(self, default=self.default_for(split), by_rule=()).parse(value)
         if value is None:
             return self.default
         if isinstance(value, (list, tuple)) and not isinstance(value, str):
@@ -174,15 +184,17 @@ FIELDS: tuple[Field, ...] = (
     Field("lr", float, 0.1, "Learning rate ν", "fit", 0.01, 1.0, 0.01,
           help="Each tree's step is multiplied by ν: F_m = F_(m-1) + ν · tree m.",
           param="learning_rate"),
-    Field("depth", int, 3, "Max depth", "fit", 1, 8, 1, help="Depth of each tree.",
-          param="max_depth"),
+    Field("depth", int, 3, "Max depth (0 = no limit)", "fit", 0, 8, 1,
+          help="Depth of each tree. 0 = no limit (not for second-order trees).",
+          param="max_depth", by_rule=(("histogram", 0),)),
     Field("leaves", int, 0, "Max leaves (0 = no limit)", "fit",
           choices=LEAF_CHOICES,
           help="0 = no limit (depth-first trees). Otherwise trees grow best-first up to "
                "this many leaves.",
-          param="max_leaves"),
+          param="max_leaves", by_rule=(("histogram", 31),)),
     Field("minleaf", int, 1, "Min samples per leaf", "fit", 1, 200, 1,
           help="A split must leave at least this many samples on each side.",
+          by_rule=(("histogram", 20),),
           param="min_samples_leaf"),
     Field("subsample", float, 1.0, "Subsample", "fit", 0.1, 1.0, 0.05,
           help="Fraction of the training points each tree sees (stochastic boosting).",
@@ -192,7 +204,9 @@ FIELDS: tuple[Field, ...] = (
           param="random_state"),
     Field("split", str, "squared-error", "Split rule", "fit", choices=SPLITS,
           help="squared-error: scikit-learn's trees (least squares on the residuals). "
-               "hessian: the second-order gain G²/(H + λ) of XGBoost (log-loss only).",
+               "hessian: the second-order gain G²/(H + λ) of XGBoost (log-loss only). "
+               "histogram: binned features and gradient histograms, grown best-first "
+               "(scikit-learn's HistGradientBoosting).",
           param="split"),
     Field("leafrule", str, "newton", "Leaf rule", "fit", choices=LEAF_RULES,
           help="newton: one Newton step Σr/Σh. mean: the mean residual (a gradient step). "
@@ -200,7 +214,9 @@ FIELDS: tuple[Field, ...] = (
                "step ρ_m for the whole tree. Second-order trees use −G/(H + λ).",
           param="leaf"),
     Field("lam", float, 1.0, "λ (reg_lambda)", "fit", 0.0, 10.0, 0.1,
-          help="L2 penalty on the leaf weights: w = −G/(H + λ). Second-order trees only.",
+          help="L2 penalty on the leaf weights: w = −G/(H + λ). Second-order and histogram "
+               "trees.",
+          by_rule=(("histogram", 0.0),),
           param="reg_lambda"),
     Field("gamma", float, 0.0, "γ (min split gain)", "fit", 0.0, 10.0, 0.1,
           help="A split must gain more than γ. Second-order trees only.",
@@ -208,6 +224,10 @@ FIELDS: tuple[Field, ...] = (
     Field("mcw", float, 1.0, "Min child weight", "fit", 0.0, 20.0, 0.1,
           help="Each child needs a hessian sum H of at least this. Second-order trees only.",
           param="min_child_weight"),
+    Field("bins", int, 255, "Max bins", "fit", 2, 255, 1,
+          help="Each feature is cut into at most this many bins; splits fall on bin "
+               "boundaries. Histogram trees only.",
+          param="max_bins"),
     # --- view ---
     Field("round", int, 0, "Round m", "view", 0, MAX_ROUNDS, 1,
           help="Round 0 is the constant f0; round m adds tree m."),
@@ -262,6 +282,7 @@ class State:
     lam: float = BY_KEY["lam"].default  # xgboost's lambda (reg_lambda)
     gamma: float = BY_KEY["gamma"].default
     mcw: float = BY_KEY["mcw"].default
+    bins: int = BY_KEY["bins"].default
     round: int = BY_KEY["round"].default
     sample: int = BY_KEY["sample"].default
     leaf: int = BY_KEY["leaf"].default
@@ -281,15 +302,22 @@ class State:
         ``data=sine`` is a regression); a regression has squared-error splits
         and no Compare pair about classification's losses.
         """
-        values = {f.key: f.parse(mapping.get(f.key)) for f in FIELDS}
+        task = BY_KEY["task"].parse(mapping.get("task"))
+        data = BY_KEY["data"].parse(mapping.get("data"))
+        for toy_task, sets in TOY_SETS.items():
+            if data in sets:
+                task = toy_task
+        split = BY_KEY["split"].parse(mapping.get("split"))
+        if task == "regression" and split == "hessian":  # second-order trees: log-loss only
+            split = BY_KEY["split"].default
+        # the fields whose default depends on the split rule take that rule's default
+        values = {f.key: f.parse(mapping.get(f.key), split) for f in FIELDS}
+        values.update(task=task, data=data, split=split)
+        if split == "hessian" and values["depth"] == 0:  # xgboost's exact trees need a depth
+            values["depth"] = BY_KEY["depth"].default_for(split)
         values["round"] = min(values["round"], values["rounds"])
-        for task, sets in TOY_SETS.items():
-            if values["data"] in sets:
-                values["task"] = task
-        if values["task"] == "regression":
-            values["split"] = BY_KEY["split"].default
-            if values["pair"] not in REGRESSION_PAIRS:
-                values["pair"] = BY_KEY["pair"].default
+        if task == "regression" and values["pair"] not in REGRESSION_PAIRS:
+            values["pair"] = BY_KEY["pair"].default
         return cls(**values)
 
     @classmethod
@@ -302,7 +330,7 @@ class State:
         out = {}
         for f in FIELDS:
             value = getattr(self, f.key)
-            if value != f.default:
+            if value != f.default_for(self.split):
                 out[f.key] = f.format(value)
         if drawn.count(self.pts) > drawn.LINK_POINTS:  # too long an address: the page says so
             del out["pts"]
@@ -371,13 +399,13 @@ class State:
         split = ENGINE_SPLIT[self.split]
         values = dict(loss="squared_error" if self.is_regression else ENGINE_LOSS[self.loss],
                       leaf=ENGINE_LEAF[self.leafrule], split=split,
-                      max_leaves=self.leaves or None)
+                      max_leaves=self.leaves or None, max_depth=self.depth or None)
         params = {f.param: values.get(f.param, getattr(self, f.key))
                   for f in FIELDS if f.param}
         # the rules are named only when they are not fit's own defaults, so that the
         # default fit's cache key is what it always was
         return {name: value for name, value in params.items() if applies(name, split)
-                and not (name in ("split", "leaf") and value == DEFAULTS[name])}
+                and not (name in ("split", "leaf") and value == rules.default(name))}
 
     def compared(self) -> tuple[tuple[str, "State"], tuple[str, "State"], float]:
         """The Compare page's two (name, setting) sides, each this one changed as the pair

@@ -25,6 +25,11 @@ quantity has one value per class:
 
 y holds class indices 0..K-1 (classes[k] is the label), as for two classes (0/1).
 Binary fits and regressions keep their shapes (raw (M + 1, n), f0 a float).
+
+Histogram trees (split="histogram") compare float64 x with float64 bin thresholds, and
+the Trace adds ``bin_thresholds`` (per feature) and ``tree_histograms(m, k)`` (per node:
+the split's bin, the order of the splits, whether its histogram was built from its
+samples or subtracted from its parent's).
 """
 
 from functools import cached_property
@@ -33,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from . import losses, second_order
-from .tree import LEAF
+from .nodes import LEAF
 
 
 class Trace:
@@ -51,12 +56,19 @@ class Trace:
     leaf : (n_rounds + 1, n) int array (int8 or int16 when the trees are small enough), the
         leaf (node id in tree m) of each point; row 0 is -1
     in_bag : (n_rounds + 1, n) bool array, or None without subsampling
-    nodes, offsets : all trees' nodes (dtype ``tree.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
+    nodes, offsets : all trees' nodes (dtype ``nodes.NODE``); tree m is nodes[offsets[m-1]:offsets[m]]
     rho : (n_rounds + 1,) line-search steps (leaf="line_search"), else None
+    bin_thresholds : histogram trees (split="histogram"): per feature, the float64 bin
+        thresholds (bin i holds thresholds[i - 1] < x <= thresholds[i]); else None
+    hist_nodes : histogram trees: one ``histogram_tree.HIST_NODE`` record per node, aligned
+        with ``nodes`` (split bin, split order, histogram built or subtracted); else None
+
+    Histogram trees compare float64 x <= threshold (scikit-learn's HistGradientBoosting
+    predicts in float64); the other trees compare float32(x), as their references do.
     """
 
     def __init__(self, *, params, classes, X, y, X_valid, y_valid, f0, raw, leaf, in_bag,
-                 nodes, offsets, rho=None):
+                 nodes, offsets, rho=None, bin_thresholds=None, hist_nodes=None):
         self.params = params
         self.classes = classes
         self.X, self.y = X, y
@@ -66,15 +78,19 @@ class Trace:
         largest = int(np.diff(offsets, axis=-1).max())
         for small in (np.int8, np.int16):  # leaf ids take 1 byte a point-round up to depth 6
             if largest < np.iinfo(small).max:
-                leaf = leaf.astype(small)
+                leaf = leaf.astype(small, copy=False)
                 break
         self.leaf = leaf
         self.in_bag = in_bag
         self.nodes = nodes
         self.offsets = offsets
         self.rho = rho
+        self.bin_thresholds = bin_thresholds
+        self.hist_nodes = hist_nodes
         for array in (self.raw, self.leaf, self.nodes, self.offsets):
             array.flags.writeable = False  # one trace is shared by every session
+        if hist_nodes is not None:
+            hist_nodes.flags.writeable = False
 
     # --- what was fitted ---
 
@@ -112,6 +128,25 @@ class Trace:
     def second_order(self):
         """True for xgboost-style trees: float32 margins, gradients and hessians."""
         return self.params.get("split") == "hessian"
+
+    @property
+    def histogram(self):
+        """True for histogram trees (scikit-learn's HistGradientBoosting): float64 comparisons."""
+        return self.params.get("split") == "histogram"
+
+    def tree_histograms(self, m, k=0):
+        """The HIST_NODE records of tree m (of class k), aligned with ``tree(m, k)``:
+        each node's split bin, its rank in the best-first order and how its histogram
+        was obtained. Histogram trees only."""
+        if self.hist_nodes is None:
+            raise ValueError("tree_histograms is for split='histogram' fits; this fit has "
+                             f"split={self.params.get('split')!r}.")
+        self._check_round(m, first=1)
+        if not self.is_multiclass:
+            return self.hist_nodes[self.offsets[m - 1]:self.offsets[m]]
+        _, offsets = self._trees_of(k)
+        start = self.offsets[k, 0]
+        return self.hist_nodes[start:self.offsets[k, -1]][offsets[m - 1]:offsets[m]]
 
     def tree(self, m, k=0):
         """Nodes of tree m (1..n_rounds), of class k with K >= 3 classes; node 0 is the root."""
@@ -151,6 +186,8 @@ class Trace:
 
     def _derivatives(self, y, raw):
         """(-dL/dF, d2L/dF2) of labels y at scores raw, as the fit computed them."""
+        if self.histogram:
+            return self._histogram_derivatives(y, raw)
         if self.is_multiclass:
             K = self.n_classes
             if self.second_order:
@@ -170,6 +207,18 @@ class Trace:
         losses.negative_gradient(self._code, y, np.array(raw), r)
         losses.hessian(self._code, y, r, h)
         return r, h
+
+    def _histogram_derivatives(self, y, raw):
+        """-g and h as histogram boosting computed them (float32, scikit-learn's formulas)."""
+        from . import histogram_boosting as hb  # the histogram engine, loaded when used
+        kind = (hb.SQUARED if not self.is_classifier else
+                hb.MULTINOMIAL if self.is_multiclass else hb.BINARY)
+        scores = np.ascontiguousarray(raw, dtype=np.float64).reshape(len(y), -1)
+        K = scores.shape[1]
+        g, h = np.empty((K, len(y)), np.float32), np.empty((K, len(y)), np.float32)
+        hb.gradients(kind, np.ascontiguousarray(y, dtype=np.float64), scores, g, h)
+        r, h = -g.T.astype(np.float64), h.T.astype(np.float64)
+        return (r, h) if self.is_multiclass else (r[:, 0].copy(), h[:, 0].copy())
 
     def proba(self, m):
         """p(class 1) of the training points at round m; (n, K) p_k with K >= 3 classes."""
@@ -221,13 +270,13 @@ class Trace:
         """F_m(x) for each row of X (m defaults to the last round)."""
         m = self.n_rounds if m is None else m
         self._check_round(m)
-        X32 = self._float32(X)
+        points = self._points(X)
         columns = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
-            out = np.empty((2, len(X32)))
+            out = np.empty((2, len(points)))
             out[0] = f0
             flat, offsets = self._flat[k]
-            _staged_flat(*flat, offsets[:m + 1], self.learning_rate, self.second_order, X32, out,
+            _staged_flat(*flat, offsets[:m + 1], self.learning_rate, self.second_order, points, out,
                          True)
             columns.append(out[1] if m > 0 else out[0])
         return np.column_stack(columns) if self.is_multiclass else columns[0]
@@ -235,13 +284,13 @@ class Trace:
     def staged_decision_function(self, X):
         """Array (n_rounds + 1, len(X)) whose row m is F_m(X); (n_rounds + 1, len(X), K) with
         K >= 3 classes."""
-        X32 = self._float32(X)
+        points = self._points(X)
         layers = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
-            out = np.empty((self.n_rounds + 1, len(X32)))
+            out = np.empty((self.n_rounds + 1, len(points)))
             out[0] = f0
             flat, offsets = self._flat[k]
-            _staged_flat(*flat, offsets, self.learning_rate, self.second_order, X32, out, False)
+            _staged_flat(*flat, offsets, self.learning_rate, self.second_order, points, out, False)
             layers.append(out)
         return np.stack(layers, axis=-1) if self.is_multiclass else layers[0]
 
@@ -263,13 +312,13 @@ class Trace:
         """
         if self.X.shape[1] != 2:
             raise ValueError(f"a grid needs two features; this fit has {self.X.shape[1]}.")
-        xs32, ys32 = _float32(np.ravel(xs)), _float32(np.ravel(ys))
+        xs_at, ys_at = self._cast(np.ravel(xs)), self._cast(np.ravel(ys))
         layers = []
         for k, f0 in enumerate(np.atleast_1d(self.f0)):
-            out = np.empty((self.n_rounds + 1, len(ys32), len(xs32)), dtype=dtype)
+            out = np.empty((self.n_rounds + 1, len(ys_at), len(xs_at)), dtype=dtype)
             limit = 1e30 if out.dtype == np.float32 else None
             _staged_grid(*self._trees_of(k), float(f0), self.learning_rate, self.second_order,
-                         xs32, ys32, limit, out)
+                         xs_at, ys_at, limit, out)
             layers.append(out)
         return np.stack(layers, axis=-1) if self.is_multiclass else layers[0]
 
@@ -310,11 +359,27 @@ class Trace:
         boxes.sort()
         return np.rec.fromrecords(boxes, names="node,x0,x1,y0,y1")
 
-    def _float32(self, X):
+    @property
+    def point_dtype(self):
+        """The precision the trees read x in: float64 for histogram trees, else float32."""
+        return np.float64 if self.histogram else np.float32
+
+    def comparable(self, X):
+        """X as this fit's trees compare it, as float64: rounded to float32 first (scikit-learn's
+        and xgboost's exact trees), or not (histogram trees, HistGradientBoosting's)."""
+        return self._cast(np.asarray(X, dtype=np.float64))
+
+    def _points(self, X):
+        """X of shape (k, features) as the trees compare it (see ``comparable``)."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.X.shape[1]:
             raise ValueError(f"X must have shape (k, {self.X.shape[1]}); got {X.shape}.")
-        return _float32(X)
+        return self._cast(X)
+
+    def _cast(self, values):
+        # float32 values are widened back to float64 (exactly): the comparison with a float64
+        # threshold is the same, and every rule shares one compiled copy of the predictions
+        return _float64(values) if self.histogram else _float32(values).astype(np.float64)
 
     def _check_round(self, m, first=0):
         if not (isinstance(m, (int, np.integer)) and first <= m <= self.n_rounds):
@@ -328,11 +393,19 @@ class Trace:
 
 
 def _float32(values):
-    """Points as the trees compare them: in float32, as scikit-learn does."""
+    """Points rounded to float32, as scikit-learn's and xgboost's exact trees read them."""
     values = np.asarray(values, dtype=np.float64)
     if not np.isfinite(values).all():
         raise ValueError("X contains NaN or infinite values.")
     return np.ascontiguousarray(values, dtype=np.float32)
+
+
+def _float64(values):
+    """Points as histogram trees compare them: in float64, as HistGradientBoosting does."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError("X contains NaN or infinite values.")
+    return values
 
 
 @njit(cache=True, nogil=True)
@@ -348,7 +421,7 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     """Fill out[m] = F_(m-1) + nu * tree_m on the grid xs x ys, tree by tree.
 
     A tree's leaf at (x, y) depends only on which side of each of its thresholds x
-    and y fall (compared in float32, as at any point), so the tree is walked once
+    and y fall (compared as at any point: see Trace.comparable), so the tree is walked once
     per (x cell, y cell) of its thresholds and the grid reads the leaf from a table.
     With a ``limit`` (a float32 ``out``) F is summed in float64 (``acc``) and written
     clipped to +-limit; with None, out[m - 1] is the sum (the faster path). None is a type:

@@ -1,4 +1,4 @@
-"""The engine's introsort (tree.sort_segment) leaves equal values in scikit-learn's order.
+"""The engine's introsort (introsort.sort_segment) leaves equal values in scikit-learn's order.
 
 Its heapsort sifts bottom-up (the same moves as scikit-learn's, fewer comparisons), so
 the whole sort is checked against scikit-learn's own sort (the test wrapper of
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sklearn.utils._sorting import _py_simultaneous_sort
 
-from explorer import tree
+from explorer import exact_split, introsort
 
 
 def _theirs(values, samples):
@@ -33,9 +33,9 @@ def _ours(values, samples, lo):
     sorted_values = np.zeros(pad, dtype=np.float32)
     sorted_values[lo:lo + n] = np.sort(values + np.float32(0.0))
     ties = np.zeros(pad, dtype=np.int64)
-    tree._tie_counts(sorted_values, lo, lo + n, ties)
+    exact_split._tie_counts(sorted_values, lo, lo + n, ties)
     keys = np.empty(pad, dtype=np.uint64)
-    tree.sort_segment(full, order, lo, n, ties, known, keys)
+    introsort.sort_segment(full, order, lo, n, ties, known, keys)
     return order[lo:lo + n]
 
 

@@ -68,7 +68,7 @@ def test_which_parameters_apply_to_which_split_rule():
         applies("gamma", "exact")
 
 
-@pytest.mark.parametrize("split", ["squared_error", "hessian"])
+@pytest.mark.parametrize("split", ["squared_error", "hessian", "histogram"])
 def test_the_engine_refuses_what_does_not_apply(split, warm_engine):
     """The engine's check and applies() read one table: every parameter that does not
     apply is refused when set."""

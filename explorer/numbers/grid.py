@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tree import apply
+from ..nodes import apply
 
 GRID_RESOLUTION = 100  # cells along each axis of the plane, at most
 
@@ -161,10 +161,11 @@ def region_edges(xs, ys, labels) -> tuple[list, list]:
     return px, py
 
 
-def tree_leaf_of(tree, X) -> np.ndarray:
-    """Node id of the leaf of ``tree`` each row of X falls in (float32 x <= threshold goes left)."""
+def tree_leaf_of(tree, X, dtype=np.float32) -> np.ndarray:
+    """Node id of the leaf of ``tree`` each row of X falls in (x <= threshold goes left,
+    x in ``dtype``: float32, or float64 for histogram trees)."""
     leaf = np.empty(len(X), dtype=np.int64)
-    apply(tree, np.ascontiguousarray(X, dtype=np.float32), leaf)  # the engine's own walk
+    apply(tree, np.ascontiguousarray(X, dtype=dtype), leaf)  # the engine's own walk
     return leaf
 
 
@@ -172,7 +173,7 @@ def tree_on_grid(trace, m: int, grid: Grid, k: int = 0) -> np.ndarray:
     """nu * tree m (of class k) on the grid, shaped as one round of one class's grid.F,
     exactly as the engine adds it."""
     tree = trace.tree(m, k)
-    leaf = tree_leaf_of(tree, grid.points)
+    leaf = tree_leaf_of(tree, grid.points, trace.point_dtype)
     step = trace.learning_rate * tree["value"][leaf]
     return step.reshape(grid.F.shape[1:3] if trace.is_multiclass else grid.F.shape[1:])
 

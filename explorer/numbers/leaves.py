@@ -31,9 +31,9 @@ def members(trace, m, node, k=0):
     while parent[path[-1]] >= 0:
         path.append(parent[path[-1]])
     mask = np.ones(len(trace.y), dtype=bool) if trace.in_bag is None else trace.in_bag[m].copy()
-    X32 = trace.X.astype(np.float32)
+    X = trace.comparable(trace.X)  # float32, or float64 for histogram trees
     for above, below in zip(path[::-1], path[-2::-1]):
-        left = X32[:, tree["feature"][above]] <= tree["threshold"][above]
+        left = X[:, tree["feature"][above]] <= tree["threshold"][above]
         mask &= left if below == tree["left"][above] else ~left
     return mask
 
