@@ -34,11 +34,12 @@ def _problem(name):
     X, y = make_moons(200, noise=0.3, random_state=0)
     return X, y, dict(moons={}, exponential=dict(loss="exponential"),
                       hessian=dict(split="hessian"),
+                      histogram=dict(split="histogram", max_bins=16, max_leaves=8),
                       subsample=dict(subsample=0.5, max_leaves=6, max_depth=None))[name]
 
 
 @pytest.fixture(scope="module", params=["moons", "iris", "sine", "plane", "exponential",
-                                        "hessian", "subsample"])
+                                        "hessian", "subsample", "histogram"])
 def fitted(request, warm_engine):
     X, y, options = _problem(request.param)
     trace = explorer.fit(X, y, n_rounds=M, **options)
@@ -108,6 +109,7 @@ def test_big_arrays_come_from_the_terms_and_small_ones_from_tables(fitted):
     terms = {b["term"][0] for b in model.bindings if "term" in b}
     terms |= {p["term"][0] for b in model.bindings for p in b.get("columns") or [] if p}
     expected = {"moons": {"gp", "pp"}, "exponential": {"gp", "pp"}, "hessian": {"gp", "pp"},
+                "histogram": {"gp", "pp"},
                 "subsample": {"gp", "pp"}, "iris": {"gshade", "gtop", "pp"},
                 "sine": {"gF", "pF"}, "plane": {"gF", "pF"}}[name]
     assert expected <= terms

@@ -45,6 +45,8 @@ LINKS = [
     ("/compare?n=400", 3),
     ("/leaf_maths?n=400", 1),
     ("/tree?n=400&present=1", 3),                    # presenter mode
+    ("/?split=histogram&bins=8", 2),                 # histogram trees: float64 comparisons
+    ("/tree?data=iris&split=histogram", 3),
 ]
 
 

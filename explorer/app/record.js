@@ -4,7 +4,8 @@
 // that every number drawn is the engine's to the last bit.
 //
 // - A point goes left when float32(x) <= threshold (threshold is a float64), as in
-//   scikit-learn's trees; the points and the grid are compared through Math.fround.
+//   scikit-learn's exact trees; the points and the grid are compared through Math.fround.
+//   Histogram trees (HistGradientBoosting) compare x itself, in float64 (header.exact).
 // - F_m = F_(m-1) + nu * value, one float64 add per tree in round order (scikit-learn);
 //   second-order trees step in float32 as xgboost does: f32(F) + f32(value) * f32(nu).
 // - The grid is float32 for drawing: each round's float64 sum, clipped to +-1e30, is
@@ -69,6 +70,7 @@ export class Record {
     this._grid = [];  // per class: cached float64 sums on the grid, per round
     this._points = [];  // per class: cached F_m at the training points
     this._terms = new Map();
+    this.x = header.exact ? (v) => v : f32;  // x as the trees compare it
   }
 
   step(F, value) {
@@ -79,7 +81,7 @@ export class Record {
     return this.a.offsets[k * (this.rounds + 1) + m - 1];
   }
 
-  // node id of the leaf of tree (m, k) that (x0, x1) falls in; x already float32
+  // node id of the leaf of tree (m, k) that (x0, x1) falls in; x as the trees compare it
   leaf(m, k, x0, x1) {
     const { feature, threshold, left, right } = this.a;
     const base = this.base(m, k);
@@ -123,10 +125,10 @@ export class Record {
       const before = cache[r - 1];
       const F = new Float64Array(cells);
       for (let i = 0; i < ys.length; i++) {
-        const y = f32(ys[i]);
+        const y = this.x(ys[i]);
         for (let j = 0; j < xs.length; j++) {
           const c = i * xs.length + j;
-          F[c] = this.step(before[c], this.valueAt(r, k, f32(xs[j]), y));
+          F[c] = this.step(before[c], this.valueAt(r, k, this.x(xs[j]), y));
         }
       }
       cache[r] = F;
@@ -143,7 +145,7 @@ export class Record {
     const out = new Float64Array(this.cells());
     for (let i = 0; i < ys.length; i++) {
       for (let j = 0; j < xs.length; j++) {
-        out[i * xs.length + j] = this.nu * this.valueAt(m, k, f32(xs[j]), f32(ys[i]));
+        out[i * xs.length + j] = this.nu * this.valueAt(m, k, this.x(xs[j]), this.x(ys[i]));
       }
     }
     return out;

@@ -3,7 +3,8 @@
 The browser steps through rounds on its own (``explorer/app/record.js``): from the trees
 as flat node arrays, f0 and nu it adds up F_m on the grid and at the points with the
 engine's own arithmetic (float64 adds tree after tree; float32 comparisons of
-float32(x) <= threshold; xgboost's float32 steps for second-order trees), and from F
+float32(x) <= threshold, or float64 for histogram trees; xgboost's float32 steps for
+second-order trees), and from F
 the terms of :mod:`.terms` (p, the class probabilities, the residuals), so what it
 draws at round m is what the engine computed. Everything else a chart shows comes with
 the chart, as per-round tables (:mod:`explorer.figures.bindings`).
@@ -37,7 +38,8 @@ def encode(trace, grid, key: str = "") -> bytes:
         "value": nodes["value"].astype("<f8"),
         "right": nodes["right"].astype("<i4"),
         "offsets": offsets.astype("<i4").ravel(),  # class by class: tree (m, k) ends at k (M + 1) + m
-        "X": np.asarray(trace.X, dtype=np.float64).astype("<f4"),  # as the trees compare it
+        # as the trees compare it: float32, or float64 for histogram trees
+        "X": np.asarray(trace.X, dtype=np.float64).astype("<f8" if trace.histogram else "<f4"),
         "y": np.asarray(trace.y, dtype="<f8"),  # a class index with K >= 3 classes
         "f0": np.atleast_1d(np.asarray(trace.f0, dtype="<f8")),
         "xs": np.asarray(grid.xs, dtype="<f8"),
@@ -49,6 +51,7 @@ def encode(trace, grid, key: str = "") -> bytes:
                   single=bool(trace.second_order), n=int(len(trace.y)),
                   classes=int(trace.n_classes) if trace.is_multiclass else 1,
                   features=int(trace.X.shape[1]), line=grid.is_line, big=BIG,
+                  exact=bool(trace.histogram),
                   scale=2.0 if trace.loss == "exponential" else 1.0, residual=residual)
     return pack(header, arrays)
 

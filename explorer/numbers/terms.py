@@ -72,9 +72,10 @@ def available(trace, grid) -> list[tuple]:
 
 def _residuals_in_browser(trace) -> bool:
     """record.js computes the residuals of these losses (scikit-learn's arithmetic); the
-    others' (second-order trees' float32 gradients, the exponential loss) come as tables."""
-    return not trace.second_order and (trace.is_multiclass or trace.loss in (
-        "log_loss", "squared_error"))
+    others' (second-order and histogram trees' float32 gradients, the exponential loss)
+    come as tables."""
+    return not (trace.second_order or trace.histogram) and (
+        trace.is_multiclass or trace.loss in ("log_loss", "squared_error"))
 
 
 def value(term: tuple, trace, grid, m: int) -> np.ndarray | None:
