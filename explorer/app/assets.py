@@ -84,11 +84,8 @@ def module_component(name: str, module: str, css: str | None = None):
     base = modules_url()
     if base is None:
         return None
-    # the component's script is a blob: the module's address must be absolute
-    loader = (f"const loaded = import(new URL({json.dumps(base + module)}, "
-              "window.location.href).href);\n"
-              "export default function (component) {\n"
-              "  return loaded.then((m) => m.default(component));\n}\n")
+    loader = (_HERE / "loader.js").read_text(encoding="utf-8").replace(
+        '"MODULE"', json.dumps(base + module))
     style = (_HERE / css).read_text(encoding="utf-8") if css else None
     return st.components.v2.component(name, js=loader, css=style, isolate_styles=False)
 
