@@ -167,3 +167,27 @@ def test_tree_m_on_a_line_shows_each_leaf_value_over_its_interval(sine):
     marks = [t for t in spec["data"] if t.get("name") == "leaf value γ"][0]
     assert sorted(int(k) for k in np.asarray(trace_array(fig, spec["data"].index(marks),
                                                          "customdata"))[:, 0]) == list(leaves)
+
+
+def test_histogram_trees_draw_their_bin_lattice_and_others_none(moons_fit, grid):
+    """With max_bins = 4 each feature has 3 bin edges: the lattice of lines a split can
+    fall on, drawn under the leaves' boxes; exact trees have no lattice."""
+    from sklearn.datasets import make_moons
+    import explorer
+    from explorer.numbers.grid import make_grid
+    X, y = make_moons(200, noise=0.3, random_state=0)
+    tr = explorer.fit(X, y, split="histogram", max_bins=4, n_rounds=3)
+    g = make_grid(tr, resolution=20)
+    fig = figures.tree_regions(tr, 2, g)
+    lattice = [t for t in fig.data if t.name and t.name.startswith("bin edges")]
+    assert len(lattice) == 1
+    xs = {v for v in lattice[0].x if v is not None}
+    inside = [t for t in tr.bin_thresholds[0] if g.lo[0] < t < g.hi[0]]
+    assert len(tr.bin_thresholds[0]) == 3 and set(inside) <= xs
+    # every split of the tree is on an edge of the lattice
+    tree = tr.tree(2)
+    for f, t in zip(tree["feature"], tree["threshold"]):
+        if f >= 0:
+            assert t in set(tr.bin_thresholds[f])
+    assert not [t for t in figures.tree_regions(moons_fit, 2, grid).data
+                if t.name and t.name.startswith("bin edges")]

@@ -81,10 +81,13 @@ export default function (component) {
   if (!gd.__config) gd.__config = config;
   const imageOptions = config.toImageButtonOptions;
   // a chart that follows the round is drawn at the bar's round once the bar has one
+  let filename = null;
   const drawn = (Plotly) => (step && window.__explorerFigureAt
-    ? window.__explorerFigureAt(gd) : Promise.resolve(null)).then((fig) => {
+    ? window.__explorerFigureAt(gd) : Promise.resolve(null)).then((found) => {
+    filename = found && found.filename;
     // the template stays as sent: plotly.js writes into the layout it is given
-    fig = fig || { data: figure.data, layout: structuredClone(figure.layout) };
+    const fig = found ? found.figure
+      : { data: figure.data, layout: structuredClone(figure.layout) };
     gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
     return Plotly.react(gd, fig.data, fig.layout, gd.__config);
   });
@@ -95,11 +98,8 @@ export default function (component) {
         // sidebar's choice. Update the options object in place: a new object would
         // differ from the config react is given, and plotly.js would rebuild the graph
         // (WebGL contexts and all) at every step.
-        Object.assign(gd._context.toImageButtonOptions, imageOptions);
-        const m = window.__explorerRound;
-        if (step && step.filenames && m !== undefined) {
-          gd._context.toImageButtonOptions.filename = step.filenames[m];
-        }
+        Object.assign(gd._context.toImageButtonOptions, imageOptions,
+                      filename ? { filename } : {});
       }
       if (gd.__bound) return;
       gd.__bound = true;

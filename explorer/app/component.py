@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -68,7 +69,7 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     if key != st.session_state.get(_PAGE_RECORD):  # another fit on the page (Compare)
         _stepper()(key=f"record_{view}", data=_record_bytes(key, fit.trace, fit.grid),
                    height=0)
-    at = int(step[step.index('"at":') + 5:].split(",", 1)[0])
+    at = int(step[len('{"at":'):step.index(",")])  # build_step writes the round first
     names = json.dumps(_file_names(state.with_round(0), view, fit.trace.n_rounds))
     # the step as JSON, with what is this session's: its record and file names
     step = f'{{"record":"{key}","filenames":{names},{step[1:]}'
@@ -89,19 +90,22 @@ _PAGE_RECORD = "_page_record"  # the record the round bar put on the page in thi
 # The fits last shown, by record key: tests apply a chart's bindings in Python
 # (explorer.figures.bindings.figure_at) with its trace and grid
 _FITS: OrderedDict = OrderedDict()
+_FITS_LOCK = threading.Lock()  # sessions run in threads of their own
 
 
 def _keep_fit(ctx) -> None:
     key = record_key(ctx)
-    _FITS[key] = ctx
-    _FITS.move_to_end(key)
-    while len(_FITS) > 8:
-        _FITS.popitem(last=False)
+    with _FITS_LOCK:
+        _FITS[key] = ctx
+        _FITS.move_to_end(key)
+        while len(_FITS) > 8:
+            _FITS.popitem(last=False)
 
 
 def fit_of(key: str):
     """The page context (its trace and grid) of a fit last shown, by its record's name."""
-    return _FITS[key]
+    with _FITS_LOCK:
+        return _FITS[key]
 
 
 @functools.lru_cache(maxsize=256)

@@ -185,7 +185,7 @@ function bar(component) {
   s.slider.max = String(M);
   const show = (m) => {
     s.m = m;
-    window.__explorerRound = m;
+    onScreen = m;
     s.slider.value = String(m);
     s.label.textContent = `Round ${m} / ${M}`;
     root.dataset.round = String(m);
@@ -286,9 +286,14 @@ export default function (component) {
   bar(component);
 }
 
+// The round on screen: this bar's, while it steps (the one holder of the round then)
+let onScreen;
+
 // A chart that follows the round, mounted or given a new template (component.js): its
-// figure at the bar's round, or null before the bar has one (it draws its template)
-window.__explorerFigureAt = (gd) => {
-  const m = window.__explorerRound;
-  return m === undefined ? Promise.resolve(null) : figureAt(gd, m);
+// figure and file name at the bar's round, or null before the bar has one (it draws its
+// template)
+window.__explorerFigureAt = async (gd) => {
+  if (onScreen === undefined) return null;
+  const figure = await figureAt(gd, onScreen);
+  return figure && { figure, filename: gd.__step.filenames?.[onScreen] };
 };

@@ -78,7 +78,6 @@ class Bound:
     bindings: list
     zero: dict | None
     tables: bytes
-    rounds: int
 
 
 def draw_rounds(draw, before: tuple, after: tuple, kwargs: dict, rounds,
@@ -120,7 +119,7 @@ def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
     builder = _Tables(trace, grid, rounds, figs)
     bindings = [builder.binding(path, values) for path, values in paths]
     return Bound(template=figs[at], at=at, bindings=bindings, zero=zero,
-                 tables=builder.payload(), rounds=M)
+                 tables=builder.payload())
 
 
 def _under(path, prefix) -> bool:

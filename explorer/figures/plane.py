@@ -407,7 +407,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
               for _ in range(slots - len(notes))]
     size = max(marker_size(len(trace.y)) - 1, 3)
     in_bag = np.ones(len(trace.y), bool) if trace.in_bag is None else trace.in_bag[m]
-    data = []
+    data = bin_lattice(trace, grid, panel)
     for name, color, members in _point_groups(trace, classes):
         idx = np.flatnonzero(members & in_bag)
         data.append(dict(
@@ -441,6 +441,28 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
 
 
 _CLEAR = "rgba(0,0,0,0)"
+LATTICE_MAX = 64  # bin edges a feature may have for its lattice to be drawn (more: a blur)
+
+
+def bin_lattice(trace, grid, panel: Panel = ALONE) -> list[dict]:
+    """Histogram trees: each feature's bin edges on the plane, as a faint lattice (a split
+    can only fall on one, so the leaves' boxes snap to it); none for other trees, or
+    where a feature has more than LATTICE_MAX edges."""
+    edges = getattr(trace, "bin_thresholds", None)
+    if edges is None or len(edges) < 2 or max(len(e) for e in edges) > LATTICE_MAX:
+        return []
+    xs, ys = [], []
+    for t in edges[0]:
+        if grid.lo[0] < t < grid.hi[0]:
+            xs += [float(t), float(t), None]
+            ys += [grid.lo[1], grid.hi[1], None]
+    for t in edges[1]:
+        if grid.lo[1] < t < grid.hi[1]:
+            xs += [grid.lo[0], grid.hi[0], None]
+            ys += [float(t), float(t), None]
+    return [dict(type="scatter", x=xs, y=ys, mode="lines", connectgaps=False,
+                 name="bin edges (a split falls on one)", hoverinfo="skip",
+                 line=dict(color="rgba(60,60,60,0.35)", width=1, dash="dot"))]
 
 
 def bar_title(vmax: float) -> str:
