@@ -95,15 +95,36 @@ def _tree_layout(tree) -> tuple[np.ndarray, np.ndarray]:
     return x, np.asarray(tree["depth"], dtype=float)
 
 
-def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
-    # which tree, and its leaf rule: with K classes the (K - 1)/K factor is in γ
-    name, rule = f"Tree {m}", "γ = Σr / Σh"
+def leaf_rule_text(trace, m: int | None = None) -> str:
+    """The rule that gave tree m's leaf values γ, as the fit used it: −G/(H + λ) for
+    second-order trees, Σr / Σh for Newton leaves ((K − 1)/K of it with K classes), the
+    mean residual, the exact minimiser of the leaf's loss, or line search's ρ_m times
+    the mean."""
+    p = trace.params
+    leaf, split = p.get("leaf", "newton"), p.get("split", "squared_error")
+    if split == "hessian":
+        lam = num(p.get("reg_lambda", 0.0))
+        return f"γ = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
+    if leaf == "mean" or (not trace.is_classifier and leaf != "line_search"):
+        return "γ = Σr / n (the mean residual)"  # squared error: Newton and exact are the mean
+    if leaf == "exact":
+        return "γ = argmin_γ Σ L(y, F + γ) over the leaf (the exact minimiser)"
+    if leaf == "line_search":
+        rho = "" if trace.rho is None or m is None else f", ρ_{m} = {num(trace.rho[m])}"
+        return f"γ = ρ_m · Σr / n (line search's step times the mean){rho}"
     if trace.is_multiclass:
         K = trace.n_classes
+        return f"γ = {K - 1}/{K} · Σr / Σh"
+    return "γ = Σr / Σh"
+
+
+def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
+    # which tree, and its leaf rule: with K classes the (K - 1)/K factor is in γ
+    name = f"Tree {m}"
+    if trace.is_multiclass:
         name = f"Tree ({m}, {k}), of class {esc((classes or trace.classes)[k])}"
-        rule = f"γ = {K - 1}/{K} · Σr / Σh"
     return (f"{name} (go left = yes): per node its split, n, Σr, Σh and improvement; "
-            f"per leaf {rule}, before ν = {num(trace.learning_rate)}")
+            f"per leaf {leaf_rule_text(trace, m)}, before ν = {num(trace.learning_rate)}")
 
 
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
