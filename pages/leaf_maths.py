@@ -113,7 +113,7 @@ def body(ctx):
             st.latex(r"= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
                      + r")\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
             exact, gap = (("none", "∞") if story["pure"] else
-                          (fmt(story["exact"]), f"{story['gap']:.2e}"))
+                          (fmt(story["exact"]), f"{story['gap']:.2e}" if story["gap"] else "0"))
             # a table, not three metrics: the numbers keep all their digits in a narrow column
             st.markdown(f"| Newton {story['newton_formula']} | exact γ* | gap γ* − γ₁ |\n"
                         "| ---: | ---: | ---: |\n"

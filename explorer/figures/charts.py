@@ -12,7 +12,7 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
-from ..text import no_tree
+from ..text import no_tree, settled
 from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, round_marker, signed)
@@ -149,13 +149,15 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     compact, tiny = n_leaves > 8, n_leaves > 20
     names = [esc(n) for n in feature_names]
     values = finite(tree["value"])
+    scales = summaries.node_scales(trace, m, k)  # Σ|r|: a smaller Σr is noise, printed 0
     vmax = max(float(np.max(np.abs(values[is_leaf]))), 1e-12)
     ex, ey = [], []
     notes = []
     font_size = 13 if not compact else 11 if not tiny else 9
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
-        sr, sh = num(tree["sum_r"][k]), num(tree["sum_h"][k])
+        sr = num(settled(tree["sum_r"][k], scales[k]))
+        sh = num(tree["sum_h"][k])
         if not is_leaf[k]:
             left, right = int(tree["left"][k]), int(tree["right"][k])
             for child in (left, right):

@@ -83,12 +83,13 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
                                      line=dict(color="white", width=1.5)),
                          hovertemplate=f"{name}: γ = {num(x, 6)}<extra></extra>"))
     shapes = [_vline(newton, ORANGE, "newton")]
+    tree = s.get("tree", f"tree {m}")  # tree (m, k) with K >= 3 classes
     if s["pure"]:
-        title = (f"Leaf {node} of tree {m} is pure: L_R keeps falling, no finite minimiser "
+        title = (f"Leaf {node} of {tree} is pure: L_R keeps falling, no finite minimiser "
                  f"(Newton step {num(newton)})")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
-        title = (f"Leaf {node} of tree {m}: Newton {num(newton)}, exact "
+        title = (f"Leaf {node} of {tree}: Newton {num(newton)}, exact "
                  f"{num(s['exact'])}, gap {num(s['gap'], 3)}")
     layout = base_layout(title, height, uirevision, shapes=shapes,
                      xaxis=dict(title=dict(text="γ (the leaf's step)")),

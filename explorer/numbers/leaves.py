@@ -18,6 +18,7 @@ h = p_k (1 - p_k), and scikit-learn's leaf is (K - 1)/K times the Newton step.
 import numpy as np
 
 from .. import losses
+from ..text import settled
 
 
 def members(trace, m, node, k=0):
@@ -64,8 +65,10 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     gammas = np.linspace(-reach, reach, n_points)
     loss = np.array([_total_loss(code, y, F + g) for g in gammas])
     loss_at_0 = _total_loss(code, y, F)
+    sum_r = settled(sum_r, np.abs(r).sum())  # rounding noise prints as 0
     story = dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
-                 exact=exact, gap=exact - newton, value=value, update=trace.learning_rate * value,
+                 exact=exact, gap=settled(exact - newton, abs(exact) + abs(newton)),
+                 value=value, update=trace.learning_rate * value, tree=f"tree {m}",
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                  newton_formula="γ₁ = Σr / Σh")
@@ -124,9 +127,10 @@ def _class_leaf_story(trace, m, node, n_points, k):
     reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
     gammas = np.linspace(-reach, reach, n_points)
     loss_at_0 = total(0.0)
-    return dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
-                exact=exact, gap=exact - newton, value=value,
-                update=trace.learning_rate * value, gammas=gammas,
+    return dict(n=int(inside.sum()), pure=pure, sum_r=settled(sum_r, np.abs(r).sum()),
+                sum_h=sum_h, newton=newton, exact=exact,
+                gap=settled(exact - newton, abs(exact) + abs(newton)), value=value,
+                update=trace.learning_rate * value, gammas=gammas, tree=f"tree ({m}, {k})",
                 loss=np.array([total(g) for g in gammas]), loss_at_0=loss_at_0,
                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                 newton_formula=f"γ₁ = {K - 1}/{K} · Σr / Σh")
