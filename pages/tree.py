@@ -37,7 +37,8 @@ def body(ctx):
                              feature_names=ctx.feature_names, leaf=s.leaf, sample=s.sample,
                              uirevision=ctx.key, k=k, classes=ctx.classes), s, "tree",
               key="chart_diagram", on_select=app.select_leaf_from, live=True)
-    with st.expander(f"Every node of tree {m} as a table"):
+    name = f"tree ({m}, {k})" if tr.is_multiclass else f"tree {m}"
+    with st.expander(f"Every node of {name} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,
                      width="stretch")
 
