@@ -85,8 +85,9 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
     shapes = [_vline(newton, ORANGE, "newton")]
     tree = s.get("tree", f"tree {m}")  # tree (m, k) with K >= 3 classes
     if s["pure"]:
-        title = (f"Leaf {node} of {tree} is pure: L_R keeps falling, no finite minimiser "
-                 f"(Newton step {num(newton)})")
+        way = "+∞" if s.get("side", 1) > 0 else "−∞"
+        title = (f"Leaf {node} of {tree} is pure: L_R keeps falling as γ → {way}, no finite "
+                 f"minimiser (Newton step {num(newton)})")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
         title = (f"Leaf {node} of {tree}: Newton {num(newton)}, exact "
