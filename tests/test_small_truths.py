@@ -77,3 +77,13 @@ def test_the_pages_print_brackets_signs_and_percentage_points(warm_engine):
                 if "accuracy" in str(metric.label).lower() and metric.proto.delta:
                     deltas.append(metric.proto.delta)
     assert deltas and all(d.endswith(" pp") for d in deltas), deltas
+
+
+def test_the_tree_and_splits_pages_name_each_gain(warm_engine):
+    from apptest_helpers import assert_clean, open_page, page_text
+    for query, phrase in ((dict(round=1), "divided by N"),
+                          (dict(round=1, split="hessian"), "twice the Splits page's gain")):
+        for page in ("pages/tree.py", "pages/splits.py"):
+            at = open_page(page, **query)
+            assert_clean(at)
+            assert phrase in page_text(at), (query, page)
