@@ -68,7 +68,7 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
     positive = loss[loss > 0]
     # a curve that climbs many decades above the leaf's loss now (the exponential loss's
     # e^(−ỹγ)) is drawn on a log axis, else its minimum and the quadratic are squashed flat
-    at_0 = float(finite(s["loss_at_0"], HUGE))
+    at_0 = float(np.interp(0.0, g, loss)) if g[0] <= 0.0 <= g[-1] else lo
     log = len(positive) == len(loss) and hi > DECADES * max(lo, at_0)
     if log:
         lo = float(positive.min())
