@@ -145,3 +145,14 @@ def test_changing_a_setting_in_the_sidebar_ends_the_lesson_and_stepping_does_not
     at.slider(key="balance").set_value(0.5).run()
     assert_clean(at)
     assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params
+
+
+def test_on_compare_changing_the_pair_ends_the_lesson(warm_engine):
+    at = new_app(lesson="xor").run()
+    assert_clean(at)
+    assert "Lesson: XOR needs depth 2" in info_text(at)
+    at.slider(key="round").set_value(10).run()
+    assert "Lesson: XOR needs depth 2" in info_text(at)  # stepping keeps it
+    at.selectbox(key="pair").set_value("lr").run()
+    assert_clean(at)
+    assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params
