@@ -318,19 +318,61 @@ class State:
         values["round"] = min(values["round"], values["rounds"])
         if task == "regression" and values["pair"] not in REGRESSION_PAIRS:
             values["pair"] = BY_KEY["pair"].default
-        return cls(**values)
+        state = cls(**values)
+        if state.lesson and not state.is_lesson:  # its data or fit settings were left
+            state = replace(state, lesson="")
+        return state
 
     @classmethod
     def from_query(cls, query: Mapping[str, Any]) -> "State":
-        """The state a link names: its query parameters (a mapping of str or lists of str)."""
-        return cls.from_mapping({key: query.get(key) for key in KEYS})
+        """The state a link names: its query parameters (a mapping of str or lists of str).
+
+        A link that names a lesson means the lesson's settings, with the fields the link
+        also names set over them: ``?lesson=xor`` alone is the whole lesson. If those
+        fields depart from the lesson's data or fit settings, it is not the lesson."""
+        given = {key: query.get(key) for key in KEYS}
+        lesson = LESSONS.get(BY_KEY["lesson"].parse(given["lesson"]))
+        if lesson is not None:
+            for key, value in lesson.settings.items():
+                if given.get(key) is None or given.get(key) == []:
+                    given[key] = value
+        return cls.from_mapping(given)
+
+    @staticmethod
+    def lesson_base(key: str) -> "State | None":
+        """The state a lesson sets (its settings over the defaults), or None."""
+        lesson = LESSONS.get(key)
+        if lesson is None:
+            return None
+        return State.from_mapping(dict(lesson.settings))
+
+    @staticmethod
+    def lesson_keys(key: str) -> tuple[str, ...]:
+        """The fields that make a lesson: its data and fit settings, and on the Compare
+        page the pair."""
+        lesson = LESSONS.get(key)
+        extra = ("pair",) if lesson is not None and lesson.page == "compare" else ()
+        return tuple(f.key for f in FIELDS if f.group in ("data", "fit")) + extra
+
+    @property
+    def is_lesson(self) -> bool:
+        """Whether this state is the lesson it names: every data and fit setting (and on
+        the Compare page, the pair) is the lesson's. Stepping, selecting, the class and
+        presenter mode do not matter."""
+        base = State.lesson_base(self.lesson)
+        return base is not None and all(getattr(self, key) == getattr(base, key)
+                                        for key in State.lesson_keys(self.lesson))
 
     def to_query(self) -> dict[str, str]:
         """The fields that differ from their defaults, as URL query parameters."""
         out = {}
+        # a lesson's link means its settings: a field set back from the lesson's value to
+        # the default (the round, say) is written too
+        base = State.lesson_base(self.lesson)
         for f in FIELDS:
             value = getattr(self, f.key)
-            if value != f.default_for(self.split):
+            if value != f.default_for(self.split) or (
+                    base is not None and value != getattr(base, f.key)):
                 out[f.key] = f.format(value)
         if drawn.count(self.pts) > drawn.LINK_POINTS:  # too long an address: the page says so
             del out["pts"]

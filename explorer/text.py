@@ -9,6 +9,29 @@ def number(x: float, digits: int = 6) -> str:
     return f"{x:.{digits}g}"
 
 
+NEAR_ZERO = 1e-12  # relative to the sum of the magnitudes of a value's terms
+
+
+def settled(value: float, scale: float) -> float:
+    """``value`` as printed: 0 when it is smaller than 1e-12 times ``scale``, the sum of
+    the magnitudes of the terms it was computed from (rounding noise, not data: Σr =
+    3.553e-15 at a root whose residuals cancel prints as 0)."""
+    value = float(value)
+    return 0.0 if abs(value) <= NEAR_ZERO * abs(float(scale)) else value
+
+
+def bracketed(x: float, digits: int = 6) -> str:
+    """``x`` as a factor after another: a negative number in brackets, 0.1 × (−0.963)."""
+    s = number(x, digits)
+    return f"({s})" if s.startswith("-") else s
+
+
+def plus(x: float, digits: int = 6) -> str:
+    """``+ x`` as a term after another: a negative one as a minus sign, F₀(x) − 0.096."""
+    s = number(x, digits)
+    return f"− {s[1:]}" if s.startswith("-") else f"+ {s}"
+
+
 NONE = "—"  # a table's cell with nothing in it
 
 

@@ -82,6 +82,20 @@ def agreement_panel(ctx):
                f"{result['rounds']} rounds and round 0.")
 
 
+def pure_note(story, name) -> str:
+    """Why a pure leaf has no finite minimiser, and which way its loss keeps falling: for
+    the tree of a class (class 1 with two classes), pure means all the leaf's points are
+    in that class, or none are."""
+    name = app.md_escape(name)
+    if story["side"] > 0:
+        which, way = f"all {story['n']} of its points are in class {name}", "+∞"
+    else:
+        which, way = f"none of its {story['n']} points is in class {name}", "−∞"
+    return (f"This leaf is pure: {which}. Its loss keeps falling as γ → {way}, so there is "
+            "no finite minimiser. One Newton step gives a finite value; an exact "
+            "minimisation would run away.")
+
+
 def body(ctx):
     s = app.round_bar(ctx)
     m = s.round
@@ -113,16 +127,14 @@ def body(ctx):
             st.latex(r"= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
                      + r")\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
             exact, gap = (("none", "∞") if story["pure"] else
-                          (fmt(story["exact"]), f"{story['gap']:.2e}"))
+                          (fmt(story["exact"]), f"{story['gap']:.2e}" if story["gap"] else "0"))
             # a table, not three metrics: the numbers keep all their digits in a narrow column
             st.markdown(f"| Newton {story['newton_formula']} | exact γ* | gap γ* − γ₁ |\n"
                         "| ---: | ---: | ---: |\n"
                         f"| {fmt(story['newton'])} | {exact} | {gap} |")
             if story["pure"]:
-                st.warning("This leaf is pure (one class only): its loss keeps falling as γ "
-                           "grows, so there is no finite minimiser. One Newton step gives a "
-                           "finite value; an exact minimisation would run away.",
-                           icon=":material/warning:")
+                st.warning(pure_note(story, ctx.classes[k] if tr.is_multiclass
+                                     else ctx.classes[1]), icon=":material/warning:")
             st.caption(f"The leaf's recorded value is {fmt(story['value'])} "
                        f"(rule: {s.leafrule if not s.is_hessian else '−G/(H + λ)'}); the "
                        f"update is ν × value = {fmt(story['update'])}.")

@@ -4,7 +4,7 @@ split rules (squared error of the residuals; the second-order gain), the chosen 
 import streamlit as st
 
 from explorer import app, figures, losses
-from explorer.text import no_tree, table
+from explorer.text import no_tree, number, table
 from explorer.numbers import splits
 
 ctx = app.page("Splits: every candidate threshold at a node, under both rules")
@@ -48,6 +48,13 @@ def body(ctx):
                "alike; the second-order gain ½[G_L²/(H_L + λ) + G_R²/(H_R + λ) − "
                f"G²/(H + λ)] − γ weighs them by {weights}. λ = {s.lam:g}, γ = {s.gamma:g} "
                "here (the second-order curve uses the fit's λ and γ, or 1 and 0).")
+    if tree["left"][node] >= 0:  # the Tree page's number for this split, and how they relate
+        improvement = float(tree["improvement"][node])
+        st.caption(f"The Tree page shows this node's improvement, {number(improvement)}: "
+                   f"{splits.improvement_name(tr)}. For this split that is "
+                   f"{number(splits.as_gain(tr, m, node, k))} on this page's "
+                   f"{'second-order gain' if s.is_hessian else 'squared-error reduction'} "
+                   "curve.")
     # no split chosen, or no candidate: a dash, not None
     st.dataframe(table(splits.best_rows(scans, ctx.feature_names)), hide_index=True,
                  width="stretch")

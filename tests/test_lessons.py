@@ -78,3 +78,81 @@ def test_the_outlier_lesson_weighs_the_flipped_point_as_the_fits_do(warm_engine)
     weight = abs(exp.residual(s.round)[i])
     text = info_text(lesson_app("outlier", s.round))
     assert f"point #{i}" in text and f"e^(−ỹF) = {weight:.3g}" in text
+
+
+# --- a lesson is its settings: a short link opens it, leaving its settings ends it ---------
+
+from explorer.state import BY_KEY, FIELDS  # noqa: E402
+
+
+def _other_value(field, value):
+    """Another valid value of ``field`` than ``value``."""
+    if field.choices is not None:
+        return next(c for c in field.choices if c != value)
+    if field.kind is bool:
+        return not value
+    if field.kind is str:
+        return None
+    step = field.step or 1
+    up = value + step
+    return up if field.high is None or up <= field.high else value - step
+
+
+@pytest.mark.parametrize("key", sorted(LESSONS))
+def test_changing_any_data_or_fit_setting_ends_the_lesson(key):
+    state = State.from_query({"lesson": key})
+    assert state.is_lesson and state.lesson == key
+    for f in FIELDS:
+        other = _other_value(f, getattr(state, f.key))
+        if other is None or f.key == "lesson":
+            continue
+        changed = state.changed(**{f.key: other})
+        if getattr(changed, f.key) == getattr(state, f.key):
+            continue  # not a change this state allows (a regression's split, say)
+        ends = f.group in ("data", "fit") or (f.key == "pair" and LESSONS[key].page == "compare")
+        assert (changed.lesson == "") == ends, (key, f.key, other)
+        assert ("lesson" in changed.to_query()) == (not ends)
+        # a link naming that field over the lesson is the lesson only if it stays one
+        linked = State.from_query({"lesson": key, f.key: f.format(other)})
+        assert (linked.lesson == "") == ends, (key, f.key, other)
+
+
+@pytest.mark.parametrize("key", sorted(LESSONS))
+def test_a_short_lesson_link_opens_its_page_with_its_settings(warm_engine, key):
+    lesson = LESSONS[key]
+    at = new_app(lesson=key).run()
+    assert_clean(at)
+    assert f"Lesson: {lesson.title}" in info_text(at)  # the caption shows on its page only
+    want = State.from_mapping(dict(lesson.settings, lesson=key))
+    got = State.from_query({k: at.query_params[k] for k in at.query_params})
+    assert got == want, (got, want)
+
+
+def test_a_link_that_departs_from_the_lesson_shows_no_caption(warm_engine):
+    at = new_app(lesson="overfit", depth=1).run()
+    at.switch_page("pages/curves.py")
+    at.run()
+    assert_clean(at)
+    assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params
+
+
+def test_changing_a_setting_in_the_sidebar_ends_the_lesson_and_stepping_does_not(warm_engine):
+    at = new_app(lesson="imbalance").run()
+    assert "Lesson:" in info_text(at)
+    at.slider(key="round").set_value(3).run()
+    assert_clean(at)
+    assert "Lesson:" in info_text(at) and at.query_params["lesson"] == "imbalance"
+    at.slider(key="balance").set_value(0.5).run()
+    assert_clean(at)
+    assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params
+
+
+def test_on_compare_changing_the_pair_ends_the_lesson(warm_engine):
+    at = new_app(lesson="xor").run()
+    assert_clean(at)
+    assert "Lesson: XOR needs depth 2" in info_text(at)
+    at.slider(key="round").set_value(10).run()
+    assert "Lesson: XOR needs depth 2" in info_text(at)  # stepping keeps it
+    at.selectbox(key="pair").set_value("lr").run()
+    assert_clean(at)
+    assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params

@@ -250,9 +250,10 @@ def _ensure_routed() -> None:
 
 def lesson(ctx: Context, state: State, page: str, *traces) -> None:
     """The caption of the lesson this state is, on the lesson's page, with the numbers of
-    the fits on screen (the page's own, or the Compare page's two)."""
+    the fits on screen (the page's own, or the Compare page's two). Only while the data
+    and fit settings on screen are the lesson's (State ends the lesson when one changes)."""
     chosen = LESSONS.get(state.lesson)
-    if chosen is not None and chosen.page == page:
+    if chosen is not None and chosen.page == page and state.is_lesson:
         args = (ctx.trace,) if not traces else (*traces, state, ctx.train)
         st.info(f"**Lesson: {chosen.title}.** {md_escape(chosen.caption(*args))}",
                 icon=":material/school:")

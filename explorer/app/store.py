@@ -23,7 +23,12 @@ def current() -> State:
     """The State of this run: the link on a session's first run, then the session's own,
     with whatever the user has just set in a widget; written to the URL."""
     ss = st.session_state
+    first = _STATE not in ss
     state = _kept()
+    if first and state.lesson:  # a lesson's link opens the lesson's page
+        from ..lessons import LESSONS
+        from .controls import GOTO
+        ss[GOTO] = LESSONS[state.lesson].page
     moved = {key: ss[key] for key in KEYS if key in ss and ss[key] != getattr(state, key)}
     if moved:
         state = state.changed(**moved)

@@ -10,7 +10,7 @@ import streamlit as st
 
 from .. import losses
 from ..numbers import summaries
-from ..text import number as fmt
+from ..text import bracketed, number as fmt, plus
 from .context import md_escape
 
 _SUBSCRIPTS = str.maketrans("0123456789+-−()km", "₀₁₂₃₄₅₆₇₈₉₊₋₋₍₎ₖₘ")
@@ -41,7 +41,8 @@ def metrics_row(ctx, m: int) -> None:
         delta = None if m == 0 else now[key] - before[key]
         shown = None
         if delta is not None:
-            shown = f"{delta:+.4f}" if "loss" in key else f"{delta:+.1%}"
+            # accuracies are shares: their change is in percentage points
+            shown = f"{delta:+.4f}" if "loss" in key else f"{100 * delta:+.1f} pp"
         col.metric(label, form.format(now[key]), shown, delta_color=color)
 
 
@@ -83,7 +84,7 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
     L = summaries.leaf_summary(tr, m, leaf, k)
     f = summaries.leaf_formula(tr, m, leaf, k)
     who = f"the leaf of sample #{sample}" if followed else "the chosen leaf"
-    tree = f"tree ({m}, {k}), of class {md_escape(ctx.classes[k])}," if loss.multiclass else \
+    tree = f"tree ({m}, {k}), of class {md_escape(ctx.classes[k])}" if loss.multiclass else \
         f"tree {m}"
     st.markdown(f"**Leaf {leaf} of {tree}** ({who}): {L['n']} training points fitted it.")
     R = r"i \in R_{" + str(leaf) + "}"
@@ -110,10 +111,10 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
         else:
             st.latex(_two_lines(loss.leaf_tex(R, F), numbers))
             st.caption(loss.leaf_note(m))
-    st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + fmt(L["gamma"]) + " = "
+    st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + bracketed(L["gamma"]) + " = "
              + fmt(L["step"]))
     st.caption(f"Every point of the leaf moves by ν·γ: "
-               f"F{sub(m)}(x) = F{sub(m - 1)}(x) + {fmt(L['step'])}.")
+               f"F{sub(m)}(x) = F{sub(m - 1)}(x) {plus(L['step'])}.")
     if L["floored"]:
         st.warning("The hessian sum of this leaf is below the floor (1e-150 per point): "
                    "the engine takes no step (γ = 0), as scikit-learn does.",
@@ -166,7 +167,7 @@ def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
              + r",\quad \gamma = " + fmt(ledger["gamma"][m])
              + r"\\ &F_{" + str(m) + r"} = F_{" + str(m - 1) + r"} + \nu\gamma"
              + r"\\ &\phantom{F_{" + str(m) + r"}} = " + fmt(ledger["F"][m - 1]) + " + "
-             + fmt(tr.learning_rate) + r" \times " + fmt(ledger["gamma"][m])
+             + fmt(tr.learning_rate) + r" \times " + bracketed(ledger["gamma"][m])
              + r"\\ &\phantom{F_{" + str(m) + r"}} = " + fmt(ledger["F"][m])
              + r"\\ &" + after + r"\end{aligned}")
 

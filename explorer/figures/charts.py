@@ -12,7 +12,7 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
-from ..text import no_tree
+from ..text import no_tree, settled
 from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, round_marker, signed)
@@ -95,15 +95,36 @@ def _tree_layout(tree) -> tuple[np.ndarray, np.ndarray]:
     return x, np.asarray(tree["depth"], dtype=float)
 
 
-def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
-    # which tree, and its leaf rule: with K classes the (K - 1)/K factor is in γ
-    name, rule = f"Tree {m}", "γ = Σr / Σh"
+def leaf_rule_text(trace, m: int | None = None) -> str:
+    """The rule that gave tree m's leaf values γ, as the fit used it: −G/(H + λ) for
+    second-order trees, Σr / Σh for Newton leaves ((K − 1)/K of it with K classes), the
+    mean residual, the exact minimiser of the leaf's loss, or line search's ρ_m times
+    the mean."""
+    p = trace.params
+    leaf, split = p.get("leaf", "newton"), p.get("split", "squared_error")
+    if split == "hessian":
+        lam = num(p.get("reg_lambda", 0.0))
+        return f"γ = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
+    if leaf == "mean" or (not trace.is_classifier and leaf != "line_search"):
+        return "γ = Σr / n (the mean residual)"  # squared error: Newton and exact are the mean
+    if leaf == "exact":
+        return "γ = argmin_γ Σ L(y, F + γ) over the leaf (the exact minimiser)"
+    if leaf == "line_search":
+        rho = "" if trace.rho is None or m is None else f", ρ_{m} = {num(trace.rho[m])}"
+        return f"γ = ρ_m · Σr / n (line search's step times the mean){rho}"
     if trace.is_multiclass:
         K = trace.n_classes
+        return f"γ = {K - 1}/{K} · Σr / Σh"
+    return "γ = Σr / Σh"
+
+
+def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
+    # which tree, and its leaf rule: with K classes the (K - 1)/K factor is in γ
+    name = f"Tree {m}"
+    if trace.is_multiclass:
         name = f"Tree ({m}, {k}), of class {esc((classes or trace.classes)[k])}"
-        rule = f"γ = {K - 1}/{K} · Σr / Σh"
     return (f"{name} (go left = yes): per node its split, n, Σr, Σh and improvement; "
-            f"per leaf {rule}, before ν = {num(trace.learning_rate)}")
+            f"per leaf {leaf_rule_text(trace, m)}, before ν = {num(trace.learning_rate)}")
 
 
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
@@ -128,13 +149,15 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     compact, tiny = n_leaves > 8, n_leaves > 20
     names = [esc(n) for n in feature_names]
     values = finite(tree["value"])
+    scales = summaries.node_scales(trace, m, k)  # Σ|r|: a smaller Σr is noise, printed 0
     vmax = max(float(np.max(np.abs(values[is_leaf]))), 1e-12)
     ex, ey = [], []
     notes = []
     font_size = 13 if not compact else 11 if not tiny else 9
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
-        sr, sh = num(tree["sum_r"][k]), num(tree["sum_h"][k])
+        sr = num(settled(tree["sum_r"][k], scales[k]))
+        sh = num(tree["sum_h"][k])
         if not is_leaf[k]:
             left, right = int(tree["left"][k]), int(tree["right"][k])
             for child in (left, right):

@@ -25,6 +25,10 @@ from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, fi
 GREEN = "#2e8b57"
 
 
+HUGE = 1e300  # the leaf's loss curve is drawn as it is, up to this
+DECADES = 1e3  # a loss curve that climbs this many times above L_R(0): a log axis
+
+
 def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -> dict:
     return dict(type="line", x0=float(finite(x)), x1=float(finite(x)), y0=y0, y1=y1,
                 yref="paper", line=dict(color=color, width=2, dash=dash), name=name)
@@ -56,20 +60,33 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
         return empty_figure(no_tree(), height)
     s = story  # the leaf story: every number the chart draws
     g = finite(s["gammas"])
-    loss = finite(s["loss"])
-    taylor = finite(s["taylor"])
-    # keep the quadratic from squashing the curve: clip it to the loss curve's range, padded
+    # the true values, however large (the exponential loss reaches 1e10 and beyond): never
+    # NaN or inf, and not clipped to the charts' usual 1e6
+    loss = finite(s["loss"], HUGE)
+    taylor = finite(s["taylor"], HUGE)
     lo, hi = float(loss.min()), float(loss.max())
-    pad = max(hi - lo, 1e-9) * 0.5
-    taylor_shown = np.clip(taylor, lo - pad, hi + pad)
+    positive = loss[loss > 0]
+    # a curve that climbs many decades above the leaf's loss now (the exponential loss's
+    # e^(−ỹγ)) is drawn on a log axis, else its minimum and the quadratic are squashed flat
+    at_0 = float(np.interp(0.0, g, loss)) if g[0] <= 0.0 <= g[-1] else lo
+    log = len(positive) == len(loss) and hi > DECADES * max(lo, at_0)
+    if log:
+        lo = float(positive.min())
+        taylor_shown = np.clip(taylor, lo / 3.0, hi * 3.0)  # the quadratic, where it is > 0
+        y_range = [float(np.log10(lo)) - 0.15, float(np.log10(hi)) + 0.15]
+    else:
+        # keep the quadratic from squashing the curve: clip it to the loss curve's range
+        pad = max(hi - lo, 1e-9) * 0.5
+        taylor_shown = np.clip(taylor, lo - pad, hi + pad)
+        y_range = [lo - 0.1 * pad, hi + 0.1 * pad]
     data = [
         dict(type="scatter", x=g, y=loss, mode="lines", name="L_R(γ): the leaf's loss",
              line=dict(color=INK, width=3),
-             hovertemplate="γ = %{x:.4f}<br>L_R = %{y:.5f}<extra></extra>"),
+             hovertemplate="γ = %{x:.4f}<br>L_R = %{y:.6g}<extra></extra>"),
         dict(type="scatter", x=g, y=taylor_shown, mode="lines",
              name="Taylor at 0: L_R(0) − γΣr + ½γ²Σh", line=dict(color=BLUE, width=2.5,
                                                                   dash="dash"),
-             hovertemplate="γ = %{x:.4f}<br>quadratic = %{y:.5f}<extra></extra>"),
+             hovertemplate="γ = %{x:.4f}<br>quadratic = %{y:.6g}<extra></extra>"),
     ]
     newton = float(finite(s["newton"]))
     formula = s.get("newton_formula", "γ₁ = Σr / Σh")  # K classes: with (K - 1)/K
@@ -83,17 +100,20 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
                                      line=dict(color="white", width=1.5)),
                          hovertemplate=f"{name}: γ = {num(x, 6)}<extra></extra>"))
     shapes = [_vline(newton, ORANGE, "newton")]
+    tree = s.get("tree", f"tree {m}")  # tree (m, k) with K >= 3 classes
     if s["pure"]:
-        title = (f"Leaf {node} of tree {m} is pure: L_R keeps falling, no finite minimiser "
-                 f"(Newton step {num(newton)})")
+        way = "+∞" if s.get("side", 1) > 0 else "−∞"
+        title = (f"Leaf {node} of {tree} is pure: L_R keeps falling as γ → {way}, no finite "
+                 f"minimiser (Newton step {num(newton)})")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
-        title = (f"Leaf {node} of tree {m}: Newton {num(newton)}, exact "
+        title = (f"Leaf {node} of {tree}: Newton {num(newton)}, exact "
                  f"{num(s['exact'])}, gap {num(s['gap'], 3)}")
     layout = base_layout(title, height, uirevision, shapes=shapes,
                      xaxis=dict(title=dict(text="γ (the leaf's step)")),
-                     yaxis=dict(title=dict(text="Σ loss over the leaf"),
-                                range=[lo - 0.1 * pad, hi + 0.1 * pad]),
+                     yaxis=dict(title=dict(text="Σ loss over the leaf"
+                                           + (" (log scale)" if log else "")),
+                                type="log" if log else "linear", range=y_range),
                      margin=dict(l=10, r=10, t=56, b=120),
                      legend=dict(orientation="h", x=0.0, y=-0.3, yanchor="top"))
     return make_figure(data, layout)

@@ -107,13 +107,23 @@ def text_width(text: str, size: float) -> float:
     return len(html.unescape(_TAG.sub("", text))) * CHAR_EM * size
 
 
+_SYMBOL = re.compile(r"<(sub|sup)>.*?</\1>|tree \(\d+, \d+\)", re.I)
+_KEEP = "\x00"  # a space inside a symbol, while the text is cut into lines
+
+
+def _unbreakable(match: re.Match) -> str:
+    return re.sub(r"\s", _KEEP, match.group(0))
+
+
 def wrap(text: str, size: float, room: float) -> str:
     """``text`` in lines (joined by <br>) no wider than ``room`` px: whole clauses
     where they fit, else words. Line breaks it already has are undone first, so a
-    text can be wrapped again for another width."""
+    text can be wrapped again for another width. A symbol is never cut: a sub- or
+    superscript (F<sub>2, 0</sub>) and a tree's name (tree (3, 0)) stay whole."""
     text = _BREAK.sub(" ", text or "").strip()
     if text_width(text, size) <= room:
         return text
+    text = _SYMBOL.sub(_unbreakable, text)
     lines, line = [], ""
     for clause in _CLAUSE.split(text):
         for piece in ([clause] if text_width(clause, size) <= room else clause.split(" ")):
@@ -122,7 +132,7 @@ def wrap(text: str, size: float, room: float) -> str:
                 lines.append(line)
                 joined = piece
             line = joined
-    return "<br>".join(lines + [line])
+    return "<br>".join(lines + [line]).replace(_KEEP, " ")
 
 
 def _lines(text) -> int:

@@ -66,9 +66,10 @@ def update_titles(trace, m: int, k: int = 0) -> tuple[str, tuple[str, str, str]]
     with K >= 3 classes)."""
     nu = num(trace.learning_rate)
     c = f", {k}" if trace.is_multiclass else ""
+    tree = f"tree ({m}, {k})" if trace.is_multiclass else f"tree {m}"
     return (f"The update at round {m}: F<sub>{m}{c}</sub> = F<sub>{m - 1}{c}</sub> + ν · "
-            f"tree {m}{c}",
-            (f"F<sub>{m - 1}{c}</sub>(x)", f"+ ν · tree {m}{c}(x)   (ν = {nu})",
+            f"{tree}",
+            (f"F<sub>{m - 1}{c}</sub>(x)", f"+ ν · {tree}(x)   (ν = {nu})",
              f"= F<sub>{m}{c}</sub>(x)"))
 
 

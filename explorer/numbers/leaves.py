@@ -18,6 +18,7 @@ h = p_k (1 - p_k), and scikit-learn's leaf is (K - 1)/K times the Newton step.
 import numpy as np
 
 from .. import losses
+from ..text import settled
 
 
 def members(trace, m, node, k=0):
@@ -41,7 +42,9 @@ def members(trace, m, node, k=0):
 def leaf_story(trace, m, node, n_points=201, k=0):
     """Every number of the leaf view, and the curves to draw.
 
-    Returns a dict with: n, pure (one class only: no finite minimiser), sum_r, sum_h,
+    Returns a dict with: n, pure (all the leaf's points in the class of the tree, class 1
+    or class k, or none of them: no finite minimiser), side (+1 when all are in it: L_R
+    falls as gamma -> +inf; -1 when none are: as gamma -> -inf; 0 if not pure), sum_r, sum_h,
     newton (one step), exact (the minimiser), gap (exact - newton), value (the leaf's
     recorded value), update (nu * value), gammas, loss (L_R on gammas), taylor (its
     quadratic at 0), loss_at_0, and for the log-loss the +-1 form: sum_r_pm (sum of
@@ -58,14 +61,18 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     newton = float(losses.newton_step(sum_r, sum_h, max(len(r), 1)))
     exact = float(losses.line_minimum(code, y, F, np.ones_like(F), np.arange(len(y)), newton))
     value = float(trace.tree(m)["value"][node])
-    # a pure leaf's loss keeps falling as gamma grows: its minimiser is at infinity
-    pure = trace.is_classifier and y.min() == y.max()
+    # a pure leaf (all its points in class 1, or none) has no finite minimiser: its loss
+    # keeps falling as gamma -> +inf (all class 1) or -inf (none)
+    pure = bool(trace.is_classifier and len(y) and y.min() == y.max())
+    side = (1 if y[0] == 1 else -1) if pure else 0
     reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
     gammas = np.linspace(-reach, reach, n_points)
     loss = np.array([_total_loss(code, y, F + g) for g in gammas])
     loss_at_0 = _total_loss(code, y, F)
-    story = dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
-                 exact=exact, gap=exact - newton, value=value, update=trace.learning_rate * value,
+    sum_r = settled(sum_r, np.abs(r).sum())  # rounding noise prints as 0
+    story = dict(n=int(inside.sum()), pure=pure, side=side, sum_r=sum_r, sum_h=sum_h, newton=newton,
+                 exact=exact, gap=settled(exact - newton, abs(exact) + abs(newton)),
+                 value=value, update=trace.learning_rate * value, tree=f"tree {m}",
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                  newton_formula="γ₁ = Σr / Σh")
@@ -119,14 +126,18 @@ def _class_leaf_story(trace, m, node, n_points, k):
         exact -= grad / curv
         if abs(grad / curv) <= 1e-12 * max(1.0, abs(exact)):
             break
-    pure = bool((y == k).all() or (y != k).all())  # L_R falls for ever along e_k
+    # pure for class k's tree: all the leaf's points in class k (L_R falls for ever as
+    # gamma -> +inf along e_k), or none of them (as gamma -> -inf)
+    side = 1 if (y == k).all() else -1 if (y != k).all() else 0
+    pure = side != 0
     value = float(trace.tree(m, k)["value"][node])
     reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
     gammas = np.linspace(-reach, reach, n_points)
     loss_at_0 = total(0.0)
-    return dict(n=int(inside.sum()), pure=pure, sum_r=sum_r, sum_h=sum_h, newton=newton,
-                exact=exact, gap=exact - newton, value=value,
-                update=trace.learning_rate * value, gammas=gammas,
+    return dict(n=int(inside.sum()), pure=pure, side=side, sum_r=settled(sum_r, np.abs(r).sum()),
+                sum_h=sum_h, newton=newton, exact=exact,
+                gap=settled(exact - newton, abs(exact) + abs(newton)), value=value,
+                update=trace.learning_rate * value, gammas=gammas, tree=f"tree ({m}, {k})",
                 loss=np.array([total(g) for g in gammas]), loss_at_0=loss_at_0,
                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                 newton_formula=f"γ₁ = {K - 1}/{K} · Σr / Σh")

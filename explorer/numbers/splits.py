@@ -82,3 +82,24 @@ def best_rows(scans, feature_names) -> list[dict]:
                          "best gain": None if best is None else float(sc[field][best]),
                          "chosen by the tree": sc["chosen"]})
     return rows
+
+
+def improvement_name(trace) -> str:
+    """What a node's "improvement" (the Tree page's) is, with its relation to the Splits
+    page's gain of the same split."""
+    if trace.params.get("split") == "hessian":
+        return ("improvement = xgboost's loss change G_L²/(H_L + λ) + G_R²/(H_R + λ) − "
+                "G²/(H + λ): twice the Splits page's gain, plus γ")
+    return ("improvement = scikit-learn's weighted impurity decrease: the Splits page's "
+            "squared-error reduction divided by N, the tree's training points")
+
+
+def as_gain(trace, m: int, node: int, k: int = 0) -> float:
+    """A node's improvement (as the tree recorded it) as the Splits page's gain of the
+    same split: ΔSSE = improvement × N (N the root's n) for squared-error trees,
+    ½ improvement − γ for second-order trees."""
+    tree = trace.tree(m, k)
+    improvement = float(tree["improvement"][node])
+    if trace.params.get("split") == "hessian":
+        return 0.5 * improvement - float(trace.params.get("gamma", 0.0))
+    return improvement * float(tree["n"][0])

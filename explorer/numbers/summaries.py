@@ -88,6 +88,32 @@ def _leaves(trace, m: int, k: int) -> np.ndarray:
     return trace.leaf[m, :, k] if trace.is_multiclass else trace.leaf[m]
 
 
+def node_scales(trace, m: int, k: int = 0) -> np.ndarray:
+    """Σ|r| over each node of tree m (of class k): the sum of the magnitudes of the terms
+    of the node's Σr (its in-bag points), the scale below which Σr is rounding noise
+    (:func:`explorer.text.settled`)."""
+    tree = trace.tree(m, k)
+    r = trace.residual(m - 1)
+    if trace.is_multiclass:
+        r = r[:, k]
+    where = _leaves(trace, m, k).astype(np.int64)
+    weight = np.abs(r)
+    if trace.in_bag is not None:
+        weight = weight * trace.in_bag[m]
+    sums = np.bincount(where[where >= 0], weight[where >= 0], minlength=len(tree))
+    parent = np.full(len(tree), -1)
+    for j in range(len(tree)):
+        if tree["left"][j] >= 0:
+            parent[tree["left"][j]] = parent[tree["right"][j]] = j
+    total = np.zeros(len(tree))
+    for j in np.flatnonzero(tree["left"] < 0):  # each leaf's sum adds to its ancestors'
+        a = j
+        while a >= 0:
+            total[a] += sums[j]
+            a = parent[a]
+    return total
+
+
 def leaf_summary(trace, m: int, node: int, k: int = 0) -> dict:
     """The numbers of the Newton step of one leaf: sum r / sum h = gamma, times nu.
 
