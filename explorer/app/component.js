@@ -91,8 +91,10 @@ export default function (component) {
     gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
     return Plotly.react(gd, fig.data, fig.layout, gd.__config);
   });
-  loadPlotly(data.plotly).then((Plotly) =>
-    drawn(Plotly).then(() => {
+  // in the chart's queue of draws (stepper.js's steps join it): a step asked for while
+  // this first draw runs is drawn after it
+  gd.__queue = (gd.__queue || Promise.resolve()).then(() => loadPlotly(data.plotly)).then(
+    (Plotly) => drawn(Plotly).then(() => {
       if (gd._context && gd._context.toImageButtonOptions) {
         // the file name names the round; the size and format follow the figure and the
         // sidebar's choice. Update the options object in place: a new object would

@@ -53,14 +53,19 @@ async function figureAt(gd, m) {
   return boundFigure(step, gd.__template, gd.__zero, rec, m);
 }
 
-async function drawAt(gd, m) {
-  const fig = await figureAt(gd, m);
-  if (!fig) return;
-  gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
-  await window.Plotly.react(gd, fig.data, fig.layout);
-  const names = gd.__step.filenames;
-  const options = gd._context && gd._context.toImageButtonOptions;
-  if (names && options) options.filename = names[m];  // the file names the round
+// A chart's draws run one after another (gd.__queue, which component.js's first draw
+// joins too): the last one asked for is the one on screen.
+function drawAt(gd, m) {
+  gd.__queue = (gd.__queue || Promise.resolve()).then(async () => {
+    const fig = await figureAt(gd, m);
+    if (!fig) return;
+    gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
+    await window.Plotly.react(gd, fig.data, fig.layout);
+    const names = gd.__step.filenames;
+    const options = gd._context && gd._context.toImageButtonOptions;
+    if (names && options) options.filename = names[m];  // the file names the round
+  }).catch((error) => console.error("stepper:", error));
+  return gd.__queue;
 }
 
 // Each chart redrawn once, at round m
