@@ -62,6 +62,7 @@ def test_the_browser_steps_to_the_servers_figures(app_server, browser, link, cou
     join = "&" if "?" in link else "?"
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(90_000)
+    page.add_init_script("window.__explorerTest = true")  # keep each figure as built
     sent = frames_sent(page)
     page.goto(app_server.url + link + f"{join}round={start}")
     wait_ready(page, count)

@@ -102,13 +102,13 @@ function replaced(node, path, make) {
 
 // The figure {data, layout} of a bound chart at round m. `step` is the chart's binding
 // spec (bindings.py's Bound, as component.py sends it); `template` its figure, decoded;
-// `zero` round 0's whole figure where it is not the template's.
-export function figureAt(step, template, zero, record, m) {
+// `zero` round 0's whole figure where it is not the template's; `layout` the layout to
+// build on: the template's, or the chart's own copy of it, into which plotly.js has
+// written what it fills in (then an unchanged part is unchanged for plotly.js too).
+export function figureAt(step, template, zero, record, m, layout = template.layout) {
   if (m === 0 && zero) return { data: zero.data, layout: structuredClone(zero.layout) };
   const tab = tables(step.tables);
-  // plotly.js writes into the layout it is given (axis types, constrained domains): each
-  // round gets its own copy of the template's; the traces are shared
-  let fig = { data: template.data, layout: structuredClone(template.layout) };
+  let fig = { data: template.data, layout };
   for (const b of step.bindings) {
     fig = replaced(fig, b.path, (before) => boundValue(b, before, tab, record, m));
   }

@@ -70,6 +70,9 @@ export default function (component) {
   // (explorer/figures/bindings.py); stepper.js draws it at the bar's round
   gd.__step = step;
   gd.__template = step ? figure : null;
+  // the chart's own copy of the layout, which plotly.js writes into; the template stays
+  // as sent
+  gd.__base = structuredClone(figure.layout);
   gd.__zero = step && step.zero ? (() => {
     const zero = JSON.parse(step.zero);
     zero.data = decoded(zero.data || []);
@@ -85,10 +88,8 @@ export default function (component) {
   const drawn = (Plotly) => (step && window.__explorerFigureAt
     ? window.__explorerFigureAt(gd) : Promise.resolve(null)).then((found) => {
     filename = found && found.filename;
-    // the template stays as sent: plotly.js writes into the layout it is given
-    const fig = found ? found.figure
-      : { data: figure.data, layout: structuredClone(figure.layout) };
-    gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
+    const fig = found ? found.figure : { data: figure.data, layout: gd.__base };
+    if (!found) gd.__drawn = { data: fig.data, layout: structuredClone(figure.layout) };
     return Plotly.react(gd, fig.data, fig.layout, gd.__config);
   });
   // in the chart's queue of draws (stepper.js's steps join it): a step asked for while

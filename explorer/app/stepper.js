@@ -45,12 +45,19 @@ function following() {
     (gd) => gd.__step);
 }
 
-// Chart gd at round m: {data, layout}
+// Chart gd at round m: {data, layout}, built on the chart's own copy of the template's
+// layout (gd.__base, made by component.js); tests (window.__explorerTest) also keep the
+// figure built on the template as sent
 async function figureAt(gd, m) {
   const step = gd.__step;
   const rec = step.record ? await record(step.record) : null;
   if (step.record && !rec) return null;  // the record is on its way: the next draw has it
-  return boundFigure(step, gd.__template, gd.__zero, rec, m);
+  if (window.__explorerTest) {
+    const sent = boundFigure(step, gd.__template, gd.__zero, rec, m,
+                             structuredClone(gd.__template.layout));
+    gd.__drawn = { data: sent.data, layout: structuredClone(sent.layout) };
+  }
+  return boundFigure(step, gd.__template, gd.__zero, rec, m, gd.__base);
 }
 
 // A chart's draws run one after another (gd.__queue, which component.js's first draw
@@ -59,7 +66,6 @@ function drawAt(gd, m) {
   gd.__queue = (gd.__queue || Promise.resolve()).then(async () => {
     const fig = await figureAt(gd, m);
     if (!fig) return;
-    gd.__drawn = { data: fig.data, layout: structuredClone(fig.layout) };  // tests read it
     await window.Plotly.react(gd, fig.data, fig.layout);
     const names = gd.__step.filenames;
     const options = gd._context && gd._context.toImageButtonOptions;
