@@ -240,7 +240,7 @@ def fit(state: State) -> None:
     field("seed", state, side)
 
 
-GOTO = "_goto"  # the page a lesson opens, switched to in the next run
+GOTO = store.GOTO  # the page a lesson opens, switched to in the next run
 
 
 def lessons(state: State) -> None:

@@ -48,11 +48,11 @@ function following() {
 // Chart gd at round m: {data, layout}, built on the chart's own copy of the template's
 // layout (gd.__base, made by component.js); tests (window.__explorerTest) also keep the
 // figure built on the template as sent
-async function figureAt(gd, m) {
+async function figureAt(gd, m, drawn = false) {
   const step = gd.__step;
   const rec = step.record ? await record(step.record) : null;
   if (step.record && !rec) return null;  // the record is on its way: the next draw has it
-  if (window.__explorerTest) {
+  if (drawn && window.__explorerTest) {
     const sent = boundFigure(step, gd.__template, gd.__zero, rec, m,
                              structuredClone(gd.__template.layout));
     gd.__drawn = { data: sent.data, layout: structuredClone(sent.layout) };
@@ -64,7 +64,7 @@ async function figureAt(gd, m) {
 // joins too): the last one asked for is the one on screen.
 function drawAt(gd, m) {
   gd.__queue = (gd.__queue || Promise.resolve()).then(async () => {
-    const fig = await figureAt(gd, m);
+    const fig = await figureAt(gd, m, true);
     if (!fig) return;
     await window.Plotly.react(gd, fig.data, fig.layout);
     const names = gd.__step.filenames;
@@ -305,6 +305,6 @@ let onScreen;
 // template)
 window.__explorerFigureAt = async (gd) => {
   if (onScreen === undefined) return null;
-  const figure = await figureAt(gd, onScreen);
+  const figure = await figureAt(gd, onScreen, true);
   return figure && { figure, filename: gd.__step.filenames?.[onScreen] };
 };

@@ -19,6 +19,9 @@ _STATE = "_state"
 _UNSETTLED = "_unsettled"  # a callback changed the data or the fit: the whole app must rerun
 
 
+GOTO = "_goto"  # the page a lesson opens, switched to in the next run (context.py)
+
+
 def current() -> State:
     """The State of this run: the link on a session's first run, then the session's own,
     with whatever the user has just set in a widget; written to the URL."""
@@ -27,7 +30,6 @@ def current() -> State:
     state = _kept()
     if first and state.lesson:  # a lesson's link opens the lesson's page
         from ..lessons import LESSONS
-        from .controls import GOTO
         ss[GOTO] = LESSONS[state.lesson].page
     moved = {key: ss[key] for key in KEYS if key in ss and ss[key] != getattr(state, key)}
     if moved:
