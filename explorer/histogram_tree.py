@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from . import histogram
-from .nodes import LEAF, NODE, UNDEFINED, copy_into
+from .nodes import LEAF, UNDEFINED, copy_into
 
 NO_HISTOGRAM, BUILT, SUBTRACTED = 0, 1, 2  # how a node's histogram was obtained
 

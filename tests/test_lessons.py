@@ -82,7 +82,7 @@ def test_the_outlier_lesson_weighs_the_flipped_point_as_the_fits_do(warm_engine)
 
 # --- a lesson is its settings: a short link opens it, leaving its settings ends it ---------
 
-from explorer.state import BY_KEY, FIELDS  # noqa: E402
+from explorer.state import FIELDS  # noqa: E402
 
 
 def _other_value(field, value):
