@@ -40,18 +40,22 @@ def open_app(browser, server, path: str = "/", *, width: int = 1600, height: int
     return page
 
 
+# the round bar's module comes from the static folder, after the page's script
+BAR_LOADED = ("!document.querySelector('.st-key-stepper') || "
+              "document.querySelector('.explorer-stepper') !== null")
+
+
 def wait_ready(page, charts: int = 1) -> None:
     page.wait_for_selector(READY, state="attached")
     if charts:
         page.wait_for_function(f"{CHARTS_DRAWN} >= {charts}")
-        # the round bar's module comes from the static folder, after the page's script
-        page.wait_for_function("!document.querySelector('.st-key-stepper') || "
-                               "document.querySelector('.explorer-stepper')")
+        page.wait_for_function(BAR_LOADED)
     page.wait_for_selector(READY, state="attached")
 
 
 def no_exception(page) -> None:
-    assert page.locator("[data-testid=stException]").count() == 0
+    errors = page.locator("[data-testid=stException]")
+    assert errors.count() == 0, errors.all_inner_texts()
     assert page.locator("[role=dialog]").count() == 0  # e.g. "Page not found"
 
 
@@ -85,6 +89,7 @@ def titles_at_round(page, m: int) -> None:
 def button(page, key: str):
     """A button of the round bar by its job (first, prev, next, last, play), or the
     clickable twin of a keyed st.button."""
+    page.wait_for_function(BAR_LOADED)
     if key in (*NAMES, "play") and page.locator(".explorer-stepper").count():
         if key == "play":
             return page.locator(".explorer-stepper [data-go=play]")

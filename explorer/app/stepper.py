@@ -83,8 +83,12 @@ def _stepped() -> None:
     ss = st.session_state
     mark_acted()
     ss[_PLAYING] = False
-    moved = ss["stepper"]["round"]  # {"m": round, "seq": the bar's count of its steps}
-    ss[_BAR] = (store.update(round=int(moved["m"])).round, int(moved["seq"]))
+    # {"m": round, "seq": the bar's count of its steps}; a bar on a page just opened may
+    # call with its state not yet set: nothing moved
+    moved = (ss.get("stepper") or {}).get("round")
+    if not isinstance(moved, dict) or "m" not in moved:
+        return
+    ss[_BAR] = (store.update(round=int(moved["m"])).round, int(moved.get("seq", -1)))
 
 
 def _server_bar(state: State, M: int, keys: bool) -> None:
