@@ -499,6 +499,10 @@ def main(argv=None) -> int:
                         help="app processes; more than 1 puts them behind nginx (deploy/)")
     parser.add_argument("--url", help="use this running server or proxy (loopback only) "
                                       "instead of starting one per level")
+    parser.add_argument("--floor", action="store_true",
+                        help="after each level, the same load on the floor (benchmarks/"
+                             "floor_app.py: the same sidebar, fit and round bar, no chart), "
+                             "and the app's ratio to it")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     levels = [int(s) for s in args.sessions.split(",")]
@@ -525,6 +529,12 @@ def main(argv=None) -> int:
             for i, reason in result.failed[:5]:
                 print(f"         session {i} failed: {reason}")
             failed += len(result.failed)
+            if args.floor:
+                floor = measure(n, args, heavy, Path(tmp) / f"floor-{n}", script=FLOOR)
+                print(row(floor) + "  <- floor (no chart)", flush=True)
+                print(f"{'':>8} app / floor: p95 {ratio(result.times(), floor.times(), 95)}, "
+                      f"CPU per rerun {cpu_ratio(result, floor)}", flush=True)
+                failed += len(floor.failed)
     print("RSS: peak resident memory of the app processes (and nginx), children included.\n"
           "CPU ms/run: CPU time of the app processes (and nginx) per rerun (1000 / it = the\n"
           "reruns/s one process can do on one core); CPU s/min: server CPU seconds a minute of\n"
@@ -535,13 +545,30 @@ def main(argv=None) -> int:
     return 1 if failed else 0
 
 
-def measure(n: int, args, heavy: dict | None, tmp: Path) -> LevelResult:
-    """One level on a fresh server (or cluster), warmed first, stopped after."""
+FLOOR = Path(__file__).with_name("floor_app.py")
+
+
+def ratio(app: list, floor: list, q: int) -> str:
+    return f"{percentile(app, q) / percentile(floor, q):.2f}x"
+
+
+def cpu_ratio(app: LevelResult, floor: LevelResult) -> str:
+    per_run = lambda r: (r.server_cpu or float("nan")) / max(len(r.runs), 1)  # noqa: E731
+    return f"{per_run(app) / per_run(floor):.2f}x"
+
+
+def measure(n: int, args, heavy: dict | None, tmp: Path, script: Path | None = None
+            ) -> LevelResult:
+    """One level on a fresh server (or cluster), warmed first, stopped after; ``script``:
+    a single process running another Streamlit script (the floor) instead of the app."""
     options = dict(think=args.think, param_share=args.param_share,
                    full_steps=args.full_steps, heavy=heavy, seed=args.seed, burst=args.burst)
     if args.url:
         return asyncio.run(run_level(args.url, n, args.duration, **options))
-    if args.apps > 1:
+    if script is not None:
+        server = start_server(tmp / "server.log", app=script)
+        url, apps, stop, extra = server.url, [server], server.stop, []
+    elif args.apps > 1:
         cluster = start_cluster(args.apps, prefix=tmp)
         url, apps, stop = cluster.url, cluster.apps, cluster.stop
         extra = [cluster.nginx.pid]
@@ -562,7 +589,7 @@ def measure(n: int, args, heavy: dict | None, tmp: Path) -> LevelResult:
         # Each process fitted the default setting during the warm-up; count it once per
         # process that served a session (the settings include it for them).
         used = {s[0] for s in result.settings}
-        result.fits = sum(app.fits() for app in apps) - base + len(used)
+        result.fits = None if script else sum(app.fits() for app in apps) - base + len(used)
         return result
     finally:
         stop()

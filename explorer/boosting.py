@@ -30,6 +30,7 @@ from . import histogram_boosting, losses, multiclass, rules, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
 from .exact_split import presort, restart, restrict_order, workspace
+from .summation import gathered_sum
 from .nodes import LEAF, NODE, apply, copy_into, leaf_members, leaves_of
 from .nodes import sum_up as _sum_up
 from .tree import grow_best_first, grow_depth_first, reciprocals
@@ -490,8 +491,8 @@ def _set_leaves(tree, leaf_of, in_bag, code, y, raw, r, h, buffer, members, rule
         if tree[j]["left"] != LEAF or count == 0:
             continue
         mine = members[start[j]:start[j + 1]]
-        sum_r = losses.gathered_sum(r, mine, buffer)
-        sum_h = losses.gathered_sum(h, mine, buffer)
+        sum_r = gathered_sum(r, mine, buffer)
+        sum_h = gathered_sum(h, mine, buffer)
         node = tree[j]
         if code != SQUARED_ERROR:
             node["sum_r"] = sum_r

@@ -18,7 +18,7 @@ Everything follows scikit-learn's HistGradientBoosting to the last bit:
   on equal counts) and its sibling's is the parent's minus it, bin by bin
   (the subtraction trick);
 * the root's G and H are numpy's pairwise sum over feature 0's histogram (all
-  ``max_bins + 1`` entries), which ``pairwise_sum`` reproduces;
+  ``max_bins + 1`` entries), which ``summation.pairwise_sum`` reproduces;
 * squared error has a constant hessian (1): H is the count, as scikit-learn counts it;
 * the scan is left to right; candidates with n_L or n_R below min_samples_leaf, or H_L or
   H_R below 1e-3, are skipped; a candidate must beat the best so far and 0 strictly, so
@@ -42,50 +42,6 @@ _NO_SPLIT = -1.0  # the gain of a node without a valid split (scikit-learn's)
 def node_value(sum_g, sum_h, reg_lambda):
     """-G / (H + lambda + 1e-15), summed in that order as scikit-learn does."""
     return -sum_g / (sum_h + reg_lambda + _EPS_VALUE)
-
-
-@njit(cache=True, nogil=True)
-def pairwise_sum(a):
-    """numpy's sum of the float64 array ``a`` (np.add.reduce), to the last bit.
-
-    numpy's pairwise summation: below 8 values one by one from -0.0, up to 128 with 8
-    running sums combined as a tree, beyond that halves split on multiples of 8 (checked
-    against np.sum on contiguous arrays and on a structured array's field, the way
-    scikit-learn sums its histogram). numba's np.sum adds one by one.
-    """
-    return _pairwise(a)
-
-
-@njit(cache=True, nogil=True)
-def _pairwise(a):
-    n = a.shape[0]
-    if n < 8:
-        res = -0.0
-        for i in range(n):
-            res += a[i]
-        return res
-    if n <= 128:
-        r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
-        r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
-        i = 8
-        while i < n - (n % 8):
-            r0 += a[i]
-            r1 += a[i + 1]
-            r2 += a[i + 2]
-            r3 += a[i + 3]
-            r4 += a[i + 4]
-            r5 += a[i + 5]
-            r6 += a[i + 6]
-            r7 += a[i + 7]
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            res += a[i]
-            i += 1
-        return res
-    half = n // 2
-    half -= half % 8
-    return _pairwise(a[:half]) + _pairwise(a[half:])
 
 
 @njit(cache=True, nogil=True)

@@ -26,6 +26,7 @@ from numba import njit
 
 from . import binning, histogram, histogram_tree
 from .histogram_tree import HIST_NODE
+from .losses import softmax_row
 from .nodes import NODE
 
 BINARY, MULTINOMIAL, SQUARED = 0, 1, 2  # the losses of histogram boosting, as kernel codes
@@ -147,14 +148,7 @@ def gradients(kind, y, raw, g, h):
         K = raw.shape[1]
         p = np.empty(K)
         for i in range(n):
-            top = raw[i, 0]
-            for k in range(1, K):
-                if top < raw[i, k]:
-                    top = raw[i, k]
-            total = 0.0
-            for k in range(K):
-                p[k] = math.exp(raw[i, k] - top)
-                total += p[k]
+            total = softmax_row(raw, i, p)
             for k in range(K):
                 p[k] /= total
                 g[k, i] = p[k] - (1.0 if y[i] == k else 0.0)

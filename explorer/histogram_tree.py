@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from . import histogram
+from .summation import pairwise_sum
 from .nodes import LEAF, UNDEFINED, copy_into
 
 NO_HISTOGRAM, BUILT, SUBTRACTED = 0, 1, 2  # how a node's histogram was obtained
@@ -105,8 +106,8 @@ def grow(binned, g, h, constant_hessian, n_bins, thresholds, max_leaves, max_dep
     slot[0] = s
     kind[0] = BUILT
     histogram.build(binned, g, h, constant_hessian, samples[:n], g_node, h_node, hg, hh, hc, s)
-    sum_g[0] = histogram.pairwise_sum(hg[s, 0])
-    sum_h[0] = float(n) if constant_hessian else histogram.pairwise_sum(hh[s, 0])
+    sum_g[0] = pairwise_sum(hg[s, 0], hg.shape[2])
+    sum_h[0] = float(n) if constant_hessian else pairwise_sum(hh[s, 0], hh.shape[2])
     value[0] = 0.0
     count = 1
     n_final = 0  # leaves so far
@@ -298,7 +299,6 @@ def _write(nodes, info, k0, count, start, stop, depth, sum_g, sum_h, value, left
         info = grown_info
     pre = np.empty(count, dtype=np.int64)
     stack = np.empty(count, dtype=np.int64)
-    top = 0
     stack[0] = 0
     top = 1
     c = 0

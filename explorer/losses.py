@@ -108,46 +108,6 @@ def line_minimum(code, y, raw, direction, members, t):
 
 
 @njit(cache=True, nogil=True)
-def pairwise_sum(a, n):
-    """Sum of a[:n] in numpy's pairwise order (blocks of 8 lanes, halves above 128)."""
-    if n < 8:
-        s = 0.0
-        for i in range(n):
-            s += a[i]
-        return s
-    if n <= 128:
-        r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
-        r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
-        i = 8
-        while i < n - (n % 8):
-            r0 += a[i]
-            r1 += a[i + 1]
-            r2 += a[i + 2]
-            r3 += a[i + 3]
-            r4 += a[i + 4]
-            r5 += a[i + 5]
-            r6 += a[i + 6]
-            r7 += a[i + 7]
-            i += 8
-        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            s += a[i]
-            i += 1
-        return s
-    half = n // 2
-    half -= half % 8
-    return pairwise_sum(a[:half], half) + pairwise_sum(a[half:], n - half)
-
-
-@njit(cache=True, nogil=True)
-def gathered_sum(values, index, buffer):
-    """pairwise_sum of values[index], gathered into buffer first (numpy sums a copy)."""
-    for q in range(index.shape[0]):
-        buffer[q] = values[index[q]]
-    return pairwise_sum(buffer, index.shape[0])
-
-
-@njit(cache=True, nogil=True)
 def newton_step(sum_r, sum_h, n):
     """Leaf value mean(r) / mean(h): one Newton step on the leaf's own loss.
 
@@ -183,16 +143,24 @@ def softmax_residuals(y, raw, out):
     n_classes = raw.shape[1]
     e = np.empty(n_classes)
     for i in range(raw.shape[0]):
-        top = raw[i, 0]
-        for k in range(1, n_classes):
-            if top < raw[i, k]:
-                top = raw[i, k]
-        total = 0.0
-        for k in range(n_classes):
-            e[k] = math.exp(raw[i, k] - top)
-            total += e[k]
+        total = softmax_row(raw, i, e)
         for k in range(n_classes):
             out[k, i] = -(e[k] / total - (1.0 if y[i] == k else 0.0))
+
+
+@njit(cache=True, nogil=True)
+def softmax_row(raw, i, e):
+    """e[k] = exp(raw[i, k] - max_k raw[i, k]); returns their sum, added in k order (p_ik
+    = e[k] / sum, as scikit-learn's multinomial loss computes it)."""
+    top = raw[i, 0]
+    for k in range(1, raw.shape[1]):
+        if top < raw[i, k]:
+            top = raw[i, k]
+    total = 0.0
+    for k in range(raw.shape[1]):
+        e[k] = math.exp(raw[i, k] - top)
+        total += e[k]
+    return total
 
 
 @njit(cache=True, nogil=True)

@@ -29,6 +29,7 @@ from . import losses, second_order
 from .data import MAX_CLASSES  # noqa: F401  (fit's limit on K, shared with the uploads)
 from .trace import step
 from .exact_split import restart, restrict_order, workspace
+from .summation import gathered_sum
 from .nodes import LEAF, NODE, apply, leaf_members, leaves_of, sum_up
 from .tree import grow_best_first, grow_depth_first
 
@@ -112,8 +113,8 @@ def _set_leaves(tree, leaf_of, in_bag, r, h, n_classes, buffer, members):
         if tree[j]["left"] != LEAF or count == 0:
             continue
         mine = members[start[j]:start[j + 1]]
-        sum_r = losses.gathered_sum(r, mine, buffer)
-        sum_h = losses.gathered_sum(h, mine, buffer)
+        sum_r = gathered_sum(r, mine, buffer)
+        sum_h = gathered_sum(h, mine, buffer)
         tree[j]["sum_r"] = sum_r
         tree[j]["sum_h"] = sum_h
         tree[j]["value"] = losses.multinomial_step(sum_r, sum_h, count, n_classes)

@@ -15,21 +15,6 @@ from explorer.histogram_tree import BUILT, NO_HISTOGRAM, SUBTRACTED
 MOONS = make_moons(1000, noise=0.3, random_state=0)
 
 
-def test_pairwise_sum_is_numpys():
-    rng = np.random.RandomState(0)
-    for n in list(range(1, 300)) + [512, 1000]:
-        a = rng.normal(size=n) * 10.0 ** rng.randint(-6, 6, size=n)
-        record = np.zeros(n, dtype=[("g", "f8"), ("h", "f8"), ("c", "u4")])
-        record["g"] = a  # scikit-learn sums a field of its histogram record
-        assert histogram.pairwise_sum(a) == a.sum() == record["g"].sum(), n
-    # and it is not the plain running sum (numba's np.sum), which these values tell apart
-    a = rng.normal(size=256) * 10.0 ** rng.randint(-6, 6, size=256)
-    plain = 0.0
-    for value in a:
-        plain += value
-    assert plain != histogram.pairwise_sum(a)
-
-
 def test_root_sums_are_numpys_sum_of_feature_0s_histogram():
     """The root's G (and H) are np.sum over feature 0's bins of a histogram summed in
     sample order, at every round (np.bincount adds in sample order)."""

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import explorer
-from explorer.losses import pairwise_sum
 from fit_data import DATA
 
 
@@ -33,12 +32,6 @@ def test_plus_minus_one_residual_equals_y_minus_p():
         assert np.allclose(r, y_pm / (1 + np.exp(y_pm * F)), atol=1e-15)
         # |r| (1 - |r|) is the hessian p (1 - p)
         assert np.allclose(np.abs(r) * (1 - np.abs(r)), trace.hessian(m), atol=1e-15)
-
-
-@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 100, 128, 129, 1000, 4097, 100_003])
-def test_pairwise_sum_is_numpys(n):
-    a = np.random.RandomState(n).standard_normal(n) * 10.0 ** np.random.RandomState(1).randint(-8, 8, n)
-    assert pairwise_sum(a, n) == np.sum(a)
 
 
 # --- what the views show of each loss ----------------------------------------------
