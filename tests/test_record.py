@@ -41,23 +41,39 @@ def browser_numbers(browser, trace, grid) -> dict:
     return json.loads(out)
 
 
-def fits():
-    train, valid = split(make_toy("moons", n=160, noise=0.3, seed=3), 0.2, 3)
-    X, y = train.X, train.y
-    tied = np.round(X * 2) / 2  # many equal float32 values
-    sine = make_toy("sine", n=80, noise=0.2, seed=1)
-    plane = make_toy("plane", n=80, noise=0.2, seed=1)
-    yield "log-loss, subsample", fit(X, y, n_rounds=15, learning_rate=0.3, subsample=0.7,
-                                     random_state=1)
-    yield "exponential, best-first", fit(X, y, loss="exponential", n_rounds=12, max_leaves=5)
-    yield "second order", fit(X, y, n_rounds=12, split="hessian", learning_rate=0.5)
-    yield "tied values", fit(tied, y, n_rounds=10, max_depth=2, learning_rate=1.0)
-    yield "regression, one input", fit(sine.X, sine.y, loss="squared_error", n_rounds=10)
-    yield "regression, two inputs", fit(plane.X, plane.y, loss="squared_error", n_rounds=10)
+def _data():
+    train, _ = split(make_toy("moons", n=160, noise=0.3, seed=3), 0.2, 3)
+    return train.X, train.y
 
 
-@pytest.mark.parametrize("name, trace", list(fits()), ids=[n for n, _ in fits()])
-def test_the_browser_adds_up_the_engines_numbers(browser, name, trace):
+def _tied():
+    X, y = _data()
+    return np.round(X * 2) / 2, y  # many equal float32 values
+
+
+def _regression(name):
+    data = make_toy(name, n=80, noise=0.2, seed=1)
+    return data.X, data.y
+
+
+# fitted when a test asks (collection fits nothing)
+FITS = {
+    "log-loss, subsample": lambda: fit(*_data(), n_rounds=15, learning_rate=0.3,
+                                       subsample=0.7, random_state=1),
+    "exponential, best-first": lambda: fit(*_data(), loss="exponential", n_rounds=12,
+                                           max_leaves=5),
+    "second order": lambda: fit(*_data(), n_rounds=12, split="hessian", learning_rate=0.5),
+    "tied values": lambda: fit(*_tied(), n_rounds=10, max_depth=2, learning_rate=1.0),
+    "regression, one input": lambda: fit(*_regression("sine"), loss="squared_error",
+                                         n_rounds=10),
+    "regression, two inputs": lambda: fit(*_regression("plane"), loss="squared_error",
+                                          n_rounds=10),
+}
+
+
+@pytest.mark.parametrize("name", list(FITS))
+def test_the_browser_adds_up_the_engines_numbers(browser, name):
+    trace = FITS[name]()
     grid = make_grid(trace, resolution=37)
     got = browser_numbers(browser, trace, grid)
     for m in range(trace.n_rounds + 1):
