@@ -16,6 +16,9 @@ Debian's /usr/bin/chromium with Playwright, and prints:
   click on "Next round" until the charts that follow the round are drawn (timed in the
   page); plotly.js's own redraw of the same charts in the same page (Plotly.react of each
   chart's current data as a new figure, measured after each step), and step / redraw;
+  plotly.js's own draw of the change of round (from copies of the previous round's
+  figures to copies of this round's: titles, shapes and axis ranges change too), and
+  step / change, the part of a step that is ours;
 - the server's traffic: kB it sends during a burst of 10 steps 120 ms apart, and in the
   rerun at rest after it; messages the page sends during the burst and after it;
 - Play: rounds drawn a second, and plotly.js's own full redraws of the charts that follow
@@ -77,6 +80,27 @@ REDRAW = """async () => {
     return performance.now() - start;
 }"""
 
+# plotly.js's own drawing of the change from one round's figures to the next: the charts
+# go back to the figures kept before the step (window.__before, untimed), then to copies of
+# the ones on screen (timed). A step changes titles, shapes and axis ranges, which a redraw
+# of unchanged figures does not: this is the floor for a step with nothing of ours in it.
+KEEP = ("() => { window.__before = " + "[...document.querySelectorAll('.explorer-chart')]"
+        ".filter(gd => gd.__step).map(gd => [structuredClone(gd.data), "
+        "structuredClone(gd.layout)]); }")
+CHANGE = """async () => {
+    const charts = """ + "[...document.querySelectorAll('.explorer-chart')].filter(gd => gd.__step)" + """;
+    const after = charts.map(gd => [structuredClone(gd.data), structuredClone(gd.layout)]);
+    for (let i = 0; i < charts.length; i++) {
+        await Plotly.react(charts[i], window.__before[i][0], window.__before[i][1]);
+    }
+    await new Promise(r => requestAnimationFrame(() => r()));
+    const start = performance.now();
+    for (let i = 0; i < charts.length; i++) {
+        await Plotly.react(charts[i], after[i][0], after[i][1]);
+    }
+    await new Promise(r => requestAnimationFrame(() => r()));
+    return performance.now() - start;
+}"""
 
 # A step timed in the page itself, as the redraw is: from the click on "Next round" to
 # the frame after the charts are drawn (stepper.js says when with "explorer-drawn").
@@ -268,7 +292,7 @@ def link_numbers(browser, server, link: str, charts: int, steps: int) -> dict:
     page.wait_for_function(AT_ROUND, arg=10)
     page.wait_for_timeout(2000)
     in_browser = page.evaluate(FOLLOWING + ".length") > 0
-    times, redraws = [], []
+    times, redraws, changes = [], [], []
     for k in range(11, 11 + steps):
         if not in_browser:
             start = time.perf_counter()
@@ -276,11 +300,13 @@ def link_numbers(browser, server, link: str, charts: int, steps: int) -> dict:
             page.wait_for_function(ROUND_TITLES, arg=k, polling="raf")
             times.append(time.perf_counter() - start)
             continue
+        page.evaluate(KEEP)
         times.append(page.evaluate(STEP_IN_PAGE) / 1000)  # timed in the page
         settled(page, sent)  # let its one rerun come and go
         # the redraw of this round's charts, between the steps: a slow spell of the
         # machine weighs on both sides of the ratio
         redraws.append(page.evaluate(REDRAW))
+        changes.append(page.evaluate(CHANGE))
     times.sort()
     redraw = statistics.median(redraws or [page.evaluate(REDRAW) for _ in range(5)])
     page.wait_for_timeout(1500)
@@ -304,7 +330,8 @@ def link_numbers(browser, server, link: str, charts: int, steps: int) -> dict:
         play = dict(rate=drawn / seconds, every=drawn == distinct, floor=floor)
     page.close()
     return dict(p50=statistics.median(times) * 1000, p90=times[int(0.9 * len(times))] * 1000,
-                redraw=redraw, in_browser=in_browser, burst=burst, after=after,
+                redraw=redraw, change=statistics.median(changes) if changes else None,
+                in_browser=in_browser, burst=burst, after=after,
                 burst_kb=burst_kb, rest_kb=rest_kb, play=play)
 
 
@@ -370,7 +397,7 @@ def main() -> None:
               f"(benchmarks/bare_chart.py, started in turn): {bare:.2f} s; ours / bare "
               f"{ours / bare:.2f}")
     print(f"{'link':40} {'step p50':>9} {'p90':>6} {'redraw':>7} {'ratio':>6} "
-          f"{'burst kB':>9} {'rest kB':>8} {'msgs':>5}  play / floor")
+          f"{'change':>7} {'ratio':>6} {'burst kB':>9} {'rest kB':>8} {'msgs':>5}  play / floor")
     for link in links:
         n = numbers[link]
         if "error" in n:
@@ -380,10 +407,14 @@ def main() -> None:
         play = n["play"]
         played = (f"{play['rate']:.1f}/s, {play['rate'] / min(play['floor'], PLAY_CAP):.2f}"
                   if play else "-")
+        change = (f"{n['change']:7.0f} {n['p50'] / n['change']:6.2f}" if n["change"]
+                  else f"{'-':>7} {'-':>6}")
         print(f"{link:40} {n['p50']:8.0f}ms {n['p90']:5.0f} {n['redraw']:6.0f} "
-              f"{n['p50'] / n['redraw']:6.2f} {n['burst_kb']:9.1f} {n['rest_kb']:8.1f} "
+              f"{n['p50'] / n['redraw']:6.2f} {change} {n['burst_kb']:9.1f} {n['rest_kb']:8.1f} "
               f"{n['burst']:>2}+{n['after']:<2}  {played}{where}")
-    print("  ratio: step p50 / plotly.js's own full redraw of the same charts; msgs: "
+    print("  ratio: step p50 / plotly.js's own full redraw of the same charts; change, "
+          "ratio: plotly.js's own draw of the change from the previous round's figures to "
+          "these, and step p50 / it; msgs: "
           "messages to the server during the burst of 10 steps + after it; play / floor: "
           f"Play's rounds a second / min(plotly.js's back-to-back redraws, Play's cap {PLAY_CAP:g})")
     print(f"server-side step (AppTest, full script, Model page): "
