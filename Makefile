@@ -45,7 +45,7 @@ browsers:
 	fi
 
 test: $(VENV)/.dev browsers
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=25
 
 # Everything but the browser and cluster tests: a quick check while working.
 quick: $(VENV)/.dev

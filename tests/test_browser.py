@@ -50,6 +50,9 @@ def wait_ready(page, charts: int = 1) -> None:
     if charts:
         page.wait_for_function(f"{CHARTS_DRAWN} >= {charts}")
         page.wait_for_function(BAR_LOADED)
+    # the engine's background compile shows its progress in a fragment that reruns every
+    # second until it ends: those reruns are not the page's
+    page.get_by_text("Compiling the").first.wait_for(state="detached")
     page.wait_for_selector(READY, state="attached")
 
 

@@ -42,6 +42,20 @@ function decoded(node) {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, decoded(value)]));
 }
 
+function fetched(url) {
+  return fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    return response.json();
+  });
+}
+
+// a chart's step: its tables come by address (src) where the server serves them
+function stepOf(text) {
+  const step = JSON.parse(text);
+  return step && step.src ? fetched(step.src).then((more) => Object.assign(step, more))
+    : Promise.resolve(step);
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (data.preload) {  // drawn early in the sidebar: start fetching plotly.js at once
@@ -59,33 +73,38 @@ export default function (component) {
   gd.__draw = Boolean(data.draw);
   gd.setAttribute("data-view", data.view);
   // The same chart again (a rerun at rest sends the same bytes): nothing to redraw
-  const sent = [data.figure, data.step, data.config];
+  const sent = [data.figure, data.src, data.step, data.config];
   if (gd.__sent && sent.every((text, i) => text === gd.__sent[i])) return;
   gd.__sent = sent;
-  const figure = JSON.parse(data.figure);
-  const step = JSON.parse(data.step);
   const config = JSON.parse(data.config);
-  figure.data = decoded(figure.data || []);
-  // a chart that follows the round: its template, and round 0's figure where it differs
-  // (explorer/figures/bindings.py); stepper.js draws it at the bar's round
-  gd.__step = step;
-  gd.__template = step ? figure : null;
-  // the chart's own copy of the layout, which plotly.js writes into; the template stays
-  // as sent
-  gd.__base = structuredClone(figure.layout);
-  gd.__zero = step && step.zero ? (() => {
-    const zero = JSON.parse(step.zero);
-    zero.data = decoded(zero.data || []);
-    return zero;
-  })() : null;
-  gd.style.minHeight = (figure.layout.height || 450) + "px";
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
   // keep the first config and only update the image file name, which names the round.
   if (!gd.__config) gd.__config = config;
   const imageOptions = config.toImageButtonOptions;
+  // A chart that follows the round sends its template and its tables by address, fetched
+  // once (explorer/app/blobs.py); other charts send their figure inline.
+  const loaded = Promise.all([data.src ? fetched(data.src) : JSON.parse(data.figure),
+                              stepOf(data.step)]);
+  const take = ([figure, step]) => {
+    figure.data = decoded(figure.data || []);
+    // a chart that follows the round: its template, and round 0's figure where it differs
+    // (explorer/figures/bindings.py); stepper.js draws it at the bar's round
+    gd.__step = step;
+    gd.__template = step ? figure : null;
+    // the chart's own copy of the layout, which plotly.js writes into; the template stays
+    // as sent
+    gd.__base = structuredClone(figure.layout);
+    gd.__zero = step && step.zero ? (() => {
+      const zero = JSON.parse(step.zero);
+      zero.data = decoded(zero.data || []);
+      return zero;
+    })() : null;
+    gd.style.minHeight = (figure.layout.height || 450) + "px";
+    return figure;
+  };
   // a chart that follows the round is drawn at the bar's round once the bar has one
   let filename = null;
-  const drawn = (Plotly) => (step && window.__explorerFigureAt
+  const drawn = (Plotly, figure) => (gd.__step && window.__explorerFigureAt
     ? window.__explorerFigureAt(gd) : Promise.resolve(null)).then((found) => {
     filename = found && found.filename;
     const fig = found ? found.figure : { data: figure.data, layout: gd.__base };
@@ -94,8 +113,9 @@ export default function (component) {
   });
   // in the chart's queue of draws (stepper.js's steps join it): a step asked for while
   // this first draw runs is drawn after it
-  gd.__queue = (gd.__queue || Promise.resolve()).then(() => loadPlotly(data.plotly)).then(
-    (Plotly) => drawn(Plotly).then(() => {
+  gd.__queue = (gd.__queue || Promise.resolve()).then(
+    () => Promise.all([loadPlotly(data.plotly), loaded])).then(
+    ([Plotly, parts]) => drawn(Plotly, take(parts)).then(() => {
       if (gd._context && gd._context.toImageButtonOptions) {
         // the file name names the round; the size and format follow the figure and the
         // sidebar's choice. Update the options object in place: a new object would

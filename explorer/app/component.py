@@ -19,7 +19,7 @@ import streamlit as st
 from ..figures import bindings
 from ..numbers.record import encode
 from ..state import State
-from . import store
+from . import blobs, store
 from .assets import chart_component, module_component, modules_url, plotly_url
 from .controls import IMAGE_WIDTH
 from .figure_cache import Drawn, FigureCache, build_step
@@ -56,10 +56,10 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     if modules_url() is None:
         return figure(draw, *before, state.round, *after, **kwargs), None
     step = _steps().draw(draw, (fit.trace, fit.grid, before, after), kwargs,
-                         store.peek().present).json
-    if step.startswith('{"over"'):
+                         store.peek().present)
+    if step.json.startswith('{"over"'):
         st.caption(f"This chart steps through the server, a round trip a step: "
-                   f"{json.loads(step)['over']} pass what the browser is sent "
+                   f"{json.loads(step.json)['over']} pass what the browser is sent "
                    f"({bindings.MAX_ROUNDS} rounds, {bindings.MAX_TABLE_BYTES // 2**20} MB "
                    "of tables a chart). Fewer rounds, or shallower trees, step in the "
                    "browser.")
@@ -69,11 +69,13 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     if key != st.session_state.get(_PAGE_RECORD):  # another fit on the page (Compare)
         _stepper()(key=f"record_{view}", data=_record_bytes(key, fit.trace, fit.grid),
                    height=0)
-    at = int(step[len('{"at":'):step.index(",")])  # build_step writes the round first
+    at = int(step.json[len('{"at":'):step.json.index(",")])  # build_step writes it first
     names = json.dumps(_file_names(state.with_round(0), view, fit.trace.n_rounds))
-    # the step as JSON, with what is this session's: its record and file names
-    step = f'{{"record":"{key}","filenames":{names},{step[1:]}'
-    return figure(draw, *before, at, *after, **kwargs), step
+    # the step as JSON, with what is this session's: its record and file names; its
+    # tables inline, or by address where the server serves them
+    shared = f'"at":{at},"src":"{_blob_url(step)}"}}' if blobs.served() else step.json[1:]
+    return (figure(draw, *before, at, *after, **kwargs),
+            f'{{"record":"{key}","filenames":{names},{shared}')
 
 
 class Fit(NamedTuple):
@@ -178,10 +180,19 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
             on_select(key, points)
     # config and step go as JSON text: a dict among a component's data makes Streamlit
     # check it for a data frame, which imports pandas and pyarrow (0.2 s of a first run)
-    chart_component()(key=key, data={"figure": drawn.json, "config": json.dumps(config),
-                                     "plotly": url, "view": view, "step": step or "null",
-                                     "draw": draw},
+    # a chart that follows the round is the same at every round: where the server serves
+    # it by address, the rerun carries that instead of its JSON (blobs.py)
+    src = _blob_url(drawn) if step and blobs.served() else None
+    chart_component()(key=key, data={"figure": "" if src else drawn.json, "src": src,
+                                     "config": json.dumps(config), "plotly": url,
+                                     "view": view, "step": step or "null", "draw": draw},
                       on_click_change=clicked)
+
+
+def _blob_url(drawn: Drawn) -> str:
+    """The address the browser fetches ``drawn``'s JSON from (kept in blobs.py)."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return "/" + (base + "/" if base else "") + blobs.put(drawn.digest, drawn.json)
 
 
 def _points(key: str) -> list[dict]:

@@ -15,6 +15,8 @@ No Streamlit here: the app (``explorer.session``) owns one cache for the server.
 from __future__ import annotations
 
 import base64
+import functools
+import hashlib
 import json
 import threading
 import weakref
@@ -44,6 +46,11 @@ class Drawn:
     json: str
     width: int | None
     height: int | None
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """The JSON's sha1: its name where it is served by address (app/blobs.py)."""
+        return hashlib.sha1(self.json.encode("utf-8")).hexdigest()
 
 
 class Unnamed(Exception):
