@@ -21,10 +21,11 @@ from collections import OrderedDict
 
 PREFIX = "_explorer/blob/"
 _DIGEST = re.compile(r"[0-9a-f]{40}")
-MAX_BYTES = 256 * 2**20  # beyond the figure caches' own 128 MB: a page's blobs outlive them
+MAX_BYTES = 256 * 2**20  # characters; more than the figure caches' 128 MB, which share them
 MAX_ENTRIES = 1024
 
-_items: OrderedDict[str, bytes] = OrderedDict()
+# the very strings the figure caches hold (no copy): encoded only when asked for
+_items: OrderedDict[str, str] = OrderedDict()
 _bytes = 0
 _lock = threading.Lock()
 _served = False
@@ -47,9 +48,8 @@ def put(digest: str, text: str) -> str:
         if digest in _items:
             _items.move_to_end(digest)
         else:
-            body = text.encode("utf-8")
-            _items[digest] = body
-            _bytes += len(body)
+            _items[digest] = text
+            _bytes += len(text)
             while len(_items) > MAX_ENTRIES or _bytes > MAX_BYTES:
                 _, old = _items.popitem(last=False)
                 _bytes -= len(old)
@@ -62,4 +62,5 @@ def get(path: str) -> bytes | None:
     if not sep or not _DIGEST.fullmatch(digest) or not (head == "" or head.endswith("/")):
         return None
     with _lock:
-        return _items.get(digest)
+        text = _items.get(digest)
+    return None if text is None else text.encode("utf-8")
