@@ -110,3 +110,29 @@ def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browse
     assert np.isfinite(float(page.evaluate(
         "() => document.querySelector('.explorer-stepper').dataset.round")))
     page.close()
+
+
+ROUND = "document.querySelector('.explorer-stepper')?.dataset.round"
+# every axis of every chart: its domain and its length in pixels, as plotly.js laid it out
+AXES = """() => [...document.querySelectorAll('.explorer-chart')].filter(gd => gd.__step).map(
+    gd => Object.fromEntries(Object.keys(gd._fullLayout).filter(k => /^[xy]axis\\d*$/.test(k))
+        .map(k => [k, [...gd._fullLayout[k].domain, gd._fullLayout[k]._length]])))"""
+
+
+def test_stepping_away_and_back_leaves_every_panel_its_size(app_server, browser):
+    """plotly.js writes a square panel's domain back into the layout it draws; the charts'
+    panels (the Tree page's plane and update panels are held square) must come back to
+    the same size at the same round, however many steps came between."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    page.goto(app_server.url + "/tree?n=400&round=2")
+    wait_ready(page, 3)
+    before = page.evaluate(AXES)
+    assert len(before) == 3 and all(before)
+    for m in list(range(3, 9)) + list(range(7, 1, -1)):  # each step drawn before the next
+        page.keyboard.press("PageDown" if m > int(page.evaluate(ROUND)) else "PageUp")
+        page.wait_for_function(f"() => {ROUND} === '{m}'")
+        titles_at_round(page, m)
+        page.wait_for_timeout(200)
+    assert page.evaluate(AXES) == before
+    page.close()

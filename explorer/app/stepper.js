@@ -57,7 +57,20 @@ async function figureAt(gd, m, drawn = false) {
                              structuredClone(gd.__template.layout));
     gd.__drawn = { data: sent.data, layout: structuredClone(sent.layout) };
   }
-  return boundFigure(step, gd.__template, gd.__zero, rec, m, gd.__base);
+  return boundFigure(step, gd.__template, gd.__zero, rec, m, restored(gd));
+}
+
+// plotly.js writes the domain it gives an axis held square (scaleanchor) back into the
+// layout it draws: the chart's copy gets the template's domains back before each draw, or
+// a square panel would shrink at every step
+function restored(gd) {
+  const base = gd.__base, template = gd.__template.layout;
+  for (const key of Object.keys(base)) {
+    if (!/^[xy]axis\d*$/.test(key) || !base[key]) continue;
+    const domain = template[key] && template[key].domain;
+    if (domain) base[key].domain = [...domain]; else delete base[key].domain;
+  }
+  return base;
 }
 
 // A chart's draws run one after another (gd.__queue, which component.js's first draw
