@@ -134,9 +134,8 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                           "(the leaf limit, or no positive gain)", x=0.5, y=0.33,
                           xref="paper", yref="paper", showarrow=False,
                           font=dict(color=MUTED, size=13)))
-    title = (f"Node {node} of {tree} (n = {numbers['n']}, G = {num(numbers['G'])}, "
-             f"H = {num(numbers['H'])}, λ = {num(numbers['lam'])}): histograms, running sums "
-             f"and the {esc(gain_name)} at every bin boundary")
+    title = (f"Node {node} of {tree}: histograms, running sums, {esc(gain_name)} "
+             "per bin boundary")
     layout = base_layout(title, height, uirevision, shapes=shapes, annotations=notes,
                          barmode="group", bargap=0.05, hovermode="closest",
                          margin=dict(l=10, r=10, t=80, b=90), **axes)
@@ -221,10 +220,11 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
                      showlegend=False, marker=dict(size=30, color="rgba(0,0,0,0)"),
                      hovertext=hover, hoverinfo="text"))
     limit = grown["max_leaves"]
-    why = (f"stopped at max leaves = {limit}" if grown["stopped"] == "max_leaves" else
-           "stopped: no leaf left to split" + (f" (max leaves {limit})" if limit else ""))
-    title = (f"{name[:1].upper()}{name[1:]} grown best-first: {len(grown['splits'])} splits "
-             f"in the order #1, #2, …, {n_leaves} leaves, {why}")
+    why = (f"max leaves = {limit} reached" if grown["stopped"] == "max_leaves" else
+           "none left to split")
+    S = len(grown["splits"])
+    order = f"splits #1 to #{S}" if S > 1 else "split #1" if S else "no split"
+    title = f"{name[:1].upper()}{name[1:]} grown best-first: {order}, {n_leaves} leaves, {why}"
     max_depth = float(depth.max())
     height = height or int(230 + (140 if not compact else 100) * max_depth)
     span = max(n_leaves - 1, 1)
@@ -261,8 +261,8 @@ def leaf_values(leaves: list, m: int, *, tree_name: str | None = None,
     lam = num(leaves[0]["lam"]) if leaves else "λ"
     reach = max(float(np.max(np.abs(step))) if len(step) else 0.0, 1e-12) * 1.15
     height = height or int(150 + 26 * max(len(leaves), 3))
-    layout = base_layout(f"Leaves of {name}: each adds ν · γ = ν · (−G/(H + λ)) to F "
-                         f"(ν = {nu}, λ = {lam})", height, uirevision,
+    layout = base_layout(f"Leaves of {name}: ν · γ, γ = −G/(H + λ) (ν = {nu}, λ = {lam})",
+                         height, uirevision,
                          margin=dict(l=10, r=10, t=60, b=10),
                          xaxis=dict(title=dict(text="ν · γ, the leaf's step"),
                                     range=[-reach, reach], zeroline=True),
