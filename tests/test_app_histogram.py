@@ -99,3 +99,24 @@ def test_the_tree_pages_leaf_states_minus_g_over_h_plus_lambda():
     text = page_text(at)
     assert r"-\frac{G}{H + \lambda}" in text and "λ = 2" in text
     assert "Histogram (HistGradientBoosting) leaf" in text
+
+
+def test_the_histogram_budget_fits_more_points_and_says_so():
+    from apptest_helpers import new_app
+    from explorer.app import MAX_POINT_ROUNDS
+    from explorer.app.controls import point_rounds
+
+    histogram = point_rounds("histogram")
+    assert histogram > MAX_POINT_ROUNDS == point_rounds("squared-error")
+    n, rounds = 5000, 500  # over the exact budget, within the histogram one
+    assert MAX_POINT_ROUNDS < n * rounds <= histogram
+    at = new_app(n=n, rounds=rounds, split="histogram").run()
+    assert_clean(at)
+    note = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Using" not in note and f"{round(n * 0.8)} training points" in note
+    n = 10000
+    at = new_app(n=n, rounds=rounds, split="histogram").run()
+    assert_clean(at)
+    note = " ".join(c.value for c in at.caption).replace("\\", "")
+    used = histogram // rounds
+    assert f"Using {used:,} points, not {n:,}" in note and f"{histogram:,} point-rounds" in note
