@@ -34,7 +34,7 @@ def _name(feature_names, f: int) -> str:
 
 
 def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1", "x2"),
-                  gain_name: str = "gain", tree_name: str | None = None, height: int = 640,
+                  gain_name: str = "gain", tree_name: str | None = None, height: int = 700,
                   uirevision=None) -> go.Figure:
     """Per feature (a column each), three rows against the bins: the histograms G_b and
     H_b; the running sums G_L and H_L at each boundary; the gain there (allowed
@@ -76,7 +76,8 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                                        title=dict(text=f"bin of {name}" if row == 2 else ""))
             title = ("per bin: G<sub>b</sub>, H<sub>b</sub>", "running sums",
                      esc(gain_name))[row] if col == 0 else ""
-            axes[f"yaxis{sfx}"] = dict(domain=list(rows[row]), anchor=f"x{sfx}",
+            # three rows: a few ticks each, or they meet (in presenter mode above all)
+            axes[f"yaxis{sfx}"] = dict(domain=list(rows[row]), anchor=f"x{sfx}", nticks=4,
                                        title=dict(text=title))
             if chosen is not None and chosen[0] == f:
                 c = float(chosen[1]) + 0.5
@@ -125,9 +126,11 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                               yref=f"y{s3} domain", showarrow=False,
                               font=dict(color=MUTED, size=13)))
         if chosen is not None and chosen[0] == f:
+            # the label reads away from the nearer end, so that it stays over its plot
             notes.append(dict(text=f"chosen: {name} ≤ {num(edges[chosen[1]], 4)}",
                               x=float(chosen[1]) + 0.5, y=1.0, xref=f"x{s1}",
                               yref=f"y{s1} domain", showarrow=False, yanchor="bottom",
+                              xanchor="left" if chosen[1] + 0.5 < len(bins) / 2 else "right",
                               font=dict(color=GREEN, size=13)))
     if chosen is None:
         notes.append(dict(text="this node is a leaf: its best boundary was not split "
