@@ -71,6 +71,7 @@ def body(ctx):
     scans = splits.scan(tr, m, node, k=k)
     if tr.histogram:
         histogram_views(ctx, s, m, k, tree, node)
+        st.markdown("##### Each feature's best boundary at the node, under both rules")
         st.dataframe(table(splits.best_rows(scans, ctx.feature_names, splits.rules(tr))),
                      hide_index=True, width="stretch")
         return
