@@ -120,3 +120,11 @@ def test_the_histogram_budget_fits_more_points_and_says_so():
     note = " ".join(c.value for c in at.caption).replace("\\", "")
     used = histogram // rounds
     assert f"Using {used:,} points, not {n:,}" in note and f"{histogram:,} point-rounds" in note
+
+
+def test_the_leaf_maths_step_is_minus_g_over_h_plus_lambda():
+    at = open_page("pages/leaf_maths.py", data="iris", split="histogram", rounds=10, round=2,
+                   lam=1.0)
+    assert_clean(at)
+    text = page_text(at)
+    assert "Newton γ₁ = −G/(H + λ)" in text and "4/3" not in text

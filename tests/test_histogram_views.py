@@ -78,6 +78,11 @@ def test_split_finding_chooses_the_trees_split(name, m):
                             rel_tol=1e-9, abs_tol=1e-9 * (1 + abs(parent)))
         assert math.isclose(splits.as_gain(trace, m, u, k), found["chosen_gain"],
                             rel_tol=1e-9, abs_tol=1e-9 * (1 + abs(parent)))
+        # the page's sentence adds up the terms to the gain drawn
+        from explorer.text import number
+        line = hn.split_text(found, ("x1", "x2", "x3"))[1]
+        assert f"{number(tree[u]['threshold'])} (bins 0..{b} go left)" in line
+        assert line.split(" = ")[-1].startswith(number(found["chosen_gain"]))
 
 
 @pytest.mark.parametrize("name, m", CASES)
