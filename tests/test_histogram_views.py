@@ -252,17 +252,42 @@ def test_the_figures_draw_the_numbers(name, m):
     grown, children, leaves = (hn.growth(trace, m, k), hn.subtraction(trace, m, k),
                                hn.leaf_values(trace, m, k))
     fig = hf.growth(tree, grown, children, leaves, m)
-    notes = fig.layout.annotations
-    assert len(notes) == len(tree)
-    for s in grown["splits"]:
-        assert f"#{s['order']}</b>" in notes[s["node"]].text
-    for c in children:
-        if c["built"] is not None:
-            assert notes[c["built"]].bordercolor == hf.BLUE
-            assert notes[c["subtracted"]].bordercolor == hf.ORANGE
+    _check_growth(fig, tree, grown, children, leaves)
     fig = hf.leaf_values(leaves, m)
     assert np.array_equal(np.asarray(fig.data[0].x, dtype=float), [r["step"] for r in leaves])
     assert all(np.isfinite(a).all() for a in _arrays(fig))
+
+
+def _check_growth(fig, tree, grown, children, leaves):
+    """The diagram labels each split with its rank, and tints each node (its label, or a
+    leaf's square past 12 leaves) by how its histogram was obtained."""
+    kind = {0: hf.BLUE}
+    for c in children:
+        if c["built"] is not None:
+            kind[c["built"]], kind[c["subtracted"]] = hf.BLUE, hf.ORANGE
+    labelled = [u for u in range(len(tree)) if tree["left"][u] >= 0 or len(leaves) <= 12]
+    notes = dict(zip(labelled, fig.layout.annotations, strict=True))
+    for s in grown["splits"]:
+        assert f"<b>#{s['order']}</b>" in notes[s["node"]].text
+    for u, note in notes.items():
+        assert note.bordercolor == kind.get(u, "#9aa3ad")
+    squares = [t for t in fig.data if t.marker.symbol == "square" and t.x[0] is not None]
+    if len(leaves) > 12:
+        (square,) = squares
+        assert list(square.marker.line.color) == [kind.get(r["node"], "#9aa3ad")
+                                                  for r in leaves]
+    else:
+        assert not squares
+
+
+def test_a_tree_of_31_leaves_labels_its_splits_by_rank():
+    moons = make_toy("moons", n=3000)
+    trace = explorer.fit(moons.X, moons.y, split="histogram", n_rounds=2)
+    grown = hn.growth(trace, 2)
+    assert grown["leaves"] == 31 and grown["stopped"] == "max_leaves"
+    children, leaves = hn.subtraction(trace, 2), hn.leaf_values(trace, 2)
+    _check_growth(hf.growth(trace.tree(2), grown, children, leaves, 2), trace.tree(2), grown,
+                  children, leaves)
 
 
 def test_round_zero_and_a_node_without_histogram():

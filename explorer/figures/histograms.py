@@ -24,6 +24,8 @@ from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, fi
 GREEN = "#2e8b57"  # the chosen split, as on the split scan
 BUILT_BG, SUBTRACTED_BG = "#d6e6f5", "#fde3cc"  # a node whose histogram was built / subtracted
 NONE_BG = "#ffffff"
+_BG = {"built": BUILT_BG, "subtracted": SUBTRACTED_BG, None: NONE_BG}
+_BORDER = {"built": BLUE, "subtracted": ORANGE, None: "#9aa3ad"}
 
 
 def _name(feature_names, f: int) -> str:
@@ -172,7 +174,11 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
     name = tree_name or f"tree {m}"
     x, depth = _tree_layout(tree)
     n_leaves = len(leaves)
-    compact, tiny = n_leaves > 8, n_leaves > 16
+    # the labels shrink as the leaves crowd: in a chart 790 px wide, two split nodes of
+    # the same depth are two leaves' widths apart at least, a leaf and a node one and a
+    # half; past 12 leaves a split shows its rank alone and a leaf is a square (the hover
+    # and the tables below have their numbers)
+    compact, tiny = n_leaves > 8, n_leaves > 12
     kind = {0: "built"}  # the root's histogram is built from every sample
     for c in children:
         if c["built"] is not None:
@@ -180,7 +186,8 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
     rank = {s["node"]: s for s in grown["splits"]}
     value = {row["node"]: row for row in leaves}
     ex, ey, notes = [], [], []
-    size = 13 if not compact else 11 if not tiny else 9
+    size = 13 if not compact else 11 if not tiny else 10
+    squares = []  # the leaves drawn as squares
     for u in range(len(tree)):
         left, right = int(tree["left"][u]), int(tree["right"][u])
         if left >= 0:
@@ -190,20 +197,21 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
             s = rank[u]
             split = f"<b>#{s['order']}</b> {_name(feature_names, s['feature'])} ≤ " \
                     f"{num(s['threshold'], 3)}"
-            text = split if tiny else f"{split}<br>gain {num(s['gain'], 3)}"
+            text = (f"<b>#{s['order']}</b>" if tiny else
+                    f"{split}<br>gain {num(s['gain'], 3)}")
             if not compact:
                 text += f"<br>n = {s['n']}"
+        elif tiny:
+            squares.append(u)
+            continue
         else:
             v = value[u]
-            text = (f"{signed(v['value'], 2)}" if tiny else
-                    f"n={v['n']}<br>γ={signed(v['value'], 3)}" if compact else
+            text = (f"n={v['n']}<br>γ={signed(v['value'], 3)}" if compact else
                     f"leaf {u}, n = {v['n']}<br>γ = {signed(v['value'], 4)}")
-        bg = {"built": BUILT_BG, "subtracted": SUBTRACTED_BG}.get(kind.get(u), NONE_BG)
-        border = {"built": BLUE, "subtracted": ORANGE}.get(kind.get(u), "#9aa3ad")
         notes.append(dict(x=float(x[u]), y=-float(depth[u]), text=text, showarrow=False,
-                          align="center", font=dict(size=size, color=INK), bgcolor=bg,
-                          bordercolor=border, borderwidth=2 if u in kind else 1,
-                          borderpad=4))
+                          align="center", font=dict(size=size, color=INK), bgcolor=_BG[kind.get(u)],
+                          bordercolor=_BORDER[kind.get(u)], borderwidth=2 if u in kind else 1,
+                          borderpad=2 if tiny else 4))
     data = [dict(type="scatter", x=ex, y=ey, mode="lines", hoverinfo="skip", showlegend=False,
                  line=dict(color="#9aa3ad", width=1.5))]
     for label, bg, border in (("histogram built from its own samples (the smaller child)",
@@ -219,6 +227,15 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
              + {"built": ", histogram built from its samples",
                 "subtracted": ", histogram = parent − sibling"}.get(kind.get(u), "")
              for u in range(len(tree))]
+    if squares:
+        data.append(dict(type="scatter", x=finite(x[squares]), y=-finite(depth[squares]),
+                         mode="markers", showlegend=False, hoverinfo="skip",
+                         marker=dict(symbol="square", size=12,
+                                     color=[_BG[kind.get(u)] for u in squares],
+                                     line=dict(color=[_BORDER[kind.get(u)] for u in squares],
+                                               width=2))))
+    hover = [h + (f", γ = {num(value[u]['value'], 4)}" if u in value else "")
+             for u, h in enumerate(hover)]
     data.append(dict(type="scatter", x=finite(x), y=-finite(depth), mode="markers",
                      showlegend=False, marker=dict(size=30, color="rgba(0,0,0,0)"),
                      hovertext=hover, hoverinfo="text"))
