@@ -58,7 +58,8 @@ def test_the_histogram_views_at_a_node(data, m):
     assert list(order["order"]) == [str(i) for i in range(1, len(order) + 1)]
     assert len(leaf_table) == len(order) + 1
     for _, row in leaf_table.iterrows():
-        assert math_close(float(row["ν · γ"]), float(row["ν"]) * float(row["γ = −G/(H + λ)"]), 5)
+        gamma = float(row["γ = −G/(H + λ)"])
+        assert math_close(float(row["ν · γ"]), float(row["ν"]) * gamma, 5)
     assert set(best["rule"]) == {"squared error", HISTOGRAM_GAIN}
     assert "None" not in order.to_numpy().astype(str) and "nan" not in text
 

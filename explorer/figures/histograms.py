@@ -94,7 +94,8 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
             data.append(dict(type="bar", x=bins, y=finite(fe[field]), name=label,
                              legendgroup=field, showlegend=col == 0, marker=dict(color=color),
                              xaxis=f"x{s1}", yaxis=f"y{s1}", customdata=hover_bin,
-                             hovertemplate=f"%{{customdata}}<br>{label}: %{{y:.5g}}<extra></extra>"))
+                             hovertemplate=f"%{{customdata}}<br>{label}: %{{y:.5g}}"
+                                           "<extra></extra>"))
         hover_cut = [f"{name} ≤ {num(e, 5)} (bins 0..{b} left)" for b, e in enumerate(edges)]
         for field, label, color in (("G_L", "G<sub>L</sub>: Σ of G<sub>b</sub>, left of the "
                                      "boundary", ORANGE),
@@ -209,8 +210,9 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
             text = (f"n={v['n']}<br>γ={signed(v['value'], 3)}" if compact else
                     f"leaf {u}, n = {v['n']}<br>γ = {signed(v['value'], 4)}")
         notes.append(dict(x=float(x[u]), y=-float(depth[u]), text=text, showarrow=False,
-                          align="center", font=dict(size=size, color=INK), bgcolor=_BG[kind.get(u)],
-                          bordercolor=_BORDER[kind.get(u)], borderwidth=2 if u in kind else 1,
+                          align="center", font=dict(size=size, color=INK),
+                          bgcolor=_BG[kind.get(u)], bordercolor=_BORDER[kind.get(u)],
+                          borderwidth=2 if u in kind else 1,
                           borderpad=2 if tiny else 4))
     data = [dict(type="scatter", x=ex, y=ey, mode="lines", hoverinfo="skip", showlegend=False,
                  line=dict(color="#9aa3ad", width=1.5))]
