@@ -39,17 +39,15 @@ def histogram_views(ctx, s, m, k, tree, node):
     for line in histograms.split_text(found, [app.md_escape(n) for n in names], gain):
         st.caption(line)
     st.caption(f"The Tree page's improvement: {splits.improvement_name(tr)}.")
-    children = histograms.subtraction(tr, m, k)
+    children, leaves = histograms.subtraction(tr, m, k), histograms.leaf_values(tr, m, k)
     st.markdown("##### Best-first growth and the subtraction trick")
     app.chart(app.figure(hist_figures.growth, tree, histograms.growth(tr, m, k), children,
-                         histograms.leaf_values(tr, m, k), m, feature_names=names,
-                         tree_name=name, uirevision=ctx.key),
+                         leaves, m, feature_names=names, tree_name=name, uirevision=ctx.key),
               s, "histogram_growth", key="chart_histogram_growth", live=True)
     st.caption(histograms.subtraction_text(children, node))
     st.dataframe(table(histograms.growth_rows(tr, m, k, names)), hide_index=True,
                  width="stretch")
     st.markdown("##### Leaf values")
-    leaves = histograms.leaf_values(tr, m, k)
     app.chart(app.figure(hist_figures.leaf_values, leaves, m, tree_name=name,
                          uirevision=ctx.key), s, "histogram_leaves", key="chart_histogram_leaves",
               live=True)
