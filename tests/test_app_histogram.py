@@ -132,3 +132,18 @@ def test_the_leaf_maths_step_is_minus_g_over_h_plus_lambda():
     assert_clean(at)
     text = page_text(at)
     assert "Newton γ₁ = −G/(H + λ)" in text and "4/3" not in text
+
+
+def test_four_points_make_a_root_alone_and_the_views_say_so():
+    """Four points and min_samples_leaf 20: the root is a leaf, searched for nothing."""
+    from apptest_helpers import new_app, upload
+    at = upload(new_app(split="histogram", round=1).run(),
+                b"x1,x2,label\n0,0,0\n1,0,1\n0,1,1\n1,1,0\n", "xor.csv")
+    at.switch_page(SPLITS)
+    at.run()
+    assert_clean(at)
+    split, growth, leaves = charts(at)
+    assert "no split, 1 leaf," in _title(growth)
+    assert not [s for s in split["layout"].get("shapes", []) if s["type"] == "line"]
+    text = page_text(at)
+    assert "No boundary is allowed here" in text and "Node 0 was not split" in text

@@ -246,7 +246,8 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
            "none left to split")
     S = len(grown["splits"])
     order = f"splits #1 to #{S}" if S > 1 else "split #1" if S else "no split"
-    title = f"{name[:1].upper()}{name[1:]} grown best-first: {order}, {n_leaves} leaves, {why}"
+    count = f"{n_leaves} leaves" if n_leaves != 1 else "1 leaf"
+    title = f"{name[:1].upper()}{name[1:]} grown best-first: {order}, {count}, {why}"
     max_depth = float(depth.max())
     height = height or int(230 + (140 if not compact else 100) * max_depth)
     span = max(n_leaves - 1, 1)
