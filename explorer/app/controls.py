@@ -24,6 +24,18 @@ MAX_UPLOAD_MB = 5  # the same as server.maxUploadSize in .streamlit/config.toml 
 # grid and curves take 0.3-0.4 s, and a cached fit holds about 30 MB (9 bytes a
 # point-round of record, a 4-10 MB grid), 60-65 MB at its peak.
 MAX_POINT_ROUNDS = 2_000_000
+# Histogram trees (split="histogram") fit the same record, 9-10 bytes a point-round, in
+# less time: memory, not time, sets their budget. Measured here on 2026-11-25 with
+# ``python -m benchmarks.bench_budget`` (fit, grid and curves, best of 3, the machine
+# shared with other work):
+#   exact at 2,000,000:     0.30-0.45 s, kept 18-27 MB (moons 20,000 x 100, 4,000 x 500,
+#                           sine 20,000 x 100; blobs 6,666 x 100 x 3 trees 0.36 s, 27 MB)
+#   histogram at 2,000,000: 0.21-0.25 s, kept 22 MB (moons 20,000 x 100)
+#   histogram at 3,000,000: 0.14-0.36 s, kept 27-37 MB (moons 30,000 x 100, 6,000 x 500,
+#                           sine 30,000 x 100; blobs 10,000 x 100 x 3 trees 0.36 s, 37 MB)
+# At 3,000,000 a histogram fit takes no longer than an exact fit at its budget, and holds
+# about 1.4 times its memory; beyond, the memory grows with the point-rounds.
+MAX_POINT_ROUNDS_BY_SPLIT = {"histogram": 3_000_000}
 MIN_VALIDATION_POINTS = 20  # fewer: a held-out set of 1-3 points says nothing
 MAX_FILE_ROWS = 1_000_000  # 5 MB of the shortest rows; the budget decides what is fitted
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
@@ -81,10 +93,16 @@ def _read_upload(digest: str, _raw: bytes, name: str):
                       max_bytes=MAX_UPLOAD_MB * 2**20)
 
 
-def budget(rounds: int, trees: int = 1) -> int:
+def point_rounds(split: str = "squared-error") -> int:
+    """What one setting may fit, in point-rounds, under the split rule ``split``."""
+    return MAX_POINT_ROUNDS_BY_SPLIT.get(ENGINE_SPLIT.get(split, split), MAX_POINT_ROUNDS)
+
+
+def budget(rounds: int, trees: int = 1, split: str = "squared-error") -> int:
     """The most points one setting fits at this many rounds of this many trees (one per
-    class with three classes or more: the record grows with each)."""
-    return max(MAX_POINT_ROUNDS // (rounds * trees), 2)
+    class with three classes or more: the record grows with each) under the split rule
+    ``split``."""
+    return max(point_rounds(split) // (rounds * trees), 2)
 
 
 def data(state: State) -> tuple[object, object, str, str] | str:
@@ -115,11 +133,11 @@ def data(state: State) -> tuple[object, object, str, str] | str:
             field(key, state, side, disabled=key in fixed)
         _seed_and_share(state)
         trees = 3 if state.data in datamod.MULTICLASS_SETS else 1
-        n = min(state.n, budget(state.rounds, trees))
+        n = min(state.n, budget(state.rounds, trees, state.split))
         note = "" if n == state.n else (
             f"Using {n:,} points, not {state.n:,}: {state.n:,} × {state.rounds} rounds"
             f"{f' × {trees} trees' if trees > 1 else ''} is more than this server fits for "
-            f"one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+            f"one setting ({point_rounds(state.split):,} point-rounds).")
         if note:
             side.caption(note)
         try:
@@ -169,7 +187,7 @@ def _points_used(ds, state: State):
     that says what was used."""
     total = len(ds.y)
     trees = len(ds.classes) if len(ds.classes) > 2 else 1  # one per class and round
-    limit = min(budget(state.rounds, trees), total)
+    limit = min(budget(state.rounds, trees, state.split), total)
     wanted = min(state.points or limit, total)
     used = min(wanted, limit)
     store.seed("points", used)
@@ -181,7 +199,7 @@ def _points_used(ds, state: State):
     if used < wanted:
         note += (f" {wanted:,} × {state.rounds} rounds"
                  f"{f' × {trees} trees' if trees > 1 else ''} is more than this server fits "
-                 f"for one setting ({MAX_POINT_ROUNDS:,} point-rounds).")
+                 f"for one setting ({point_rounds(state.split):,} point-rounds).")
     st.sidebar.caption(note)
     return datamod.sample(ds, used, state.dseed), note
 

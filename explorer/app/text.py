@@ -105,6 +105,13 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
                                 + R + r"} h_i + \lambda}", numbers))
             st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
                        f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
+        elif f["rule"] == "histogram":
+            st.latex(_two_lines(r"\gamma = -\frac{G}{H + \lambda} = \frac{\sum_{" + R
+                                + r"} r_i}{\sum_{" + R + r"} h_i + \lambda}", numbers))
+            counts = "" if loss.is_classifier else " (a regression: H counts the points)"
+            st.caption(f"Histogram (HistGradientBoosting) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
+                       f"H = Σh = {fmt(f['sum_h'])}{counts}, λ = {fmt(f['lam'])}; "
+                       "scikit-learn adds 1e-15 to H + λ.")
         elif f["rule"] == "mean" and loss.is_classifier:
             st.latex(_two_lines(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i", numbers))
             st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")

@@ -102,7 +102,7 @@ def leaf_rule_text(trace, m: int | None = None) -> str:
     the mean."""
     p = trace.params
     leaf, split = p.get("leaf", "newton"), p.get("split", "squared_error")
-    if split == "hessian":
+    if split in ("hessian", "histogram"):
         lam = num(p.get("reg_lambda", 0.0))
         return f"γ = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
     if leaf == "mean" or (not trace.is_classifier and leaf != "line_search"):

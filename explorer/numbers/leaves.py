@@ -59,6 +59,8 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     code = losses.CODES[trace.loss]
     sum_r, sum_h = float(r.sum()), float(h.sum())
     newton = float(losses.newton_step(sum_r, sum_h, max(len(r), 1)))
+    if trace.histogram:  # HistGradientBoosting's leaf, -G/(H + lambda)
+        newton = _histogram_step(trace, m, node)
     exact = float(losses.line_minimum(code, y, F, np.ones_like(F), np.arange(len(y)), newton))
     value = float(trace.tree(m)["value"][node])
     # a pure leaf (all its points in class 1, or none) has no finite minimiser: its loss
@@ -75,7 +77,7 @@ def leaf_story(trace, m, node, n_points=201, k=0):
                  value=value, update=trace.learning_rate * value, tree=f"tree {m}",
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
-                 newton_formula="γ₁ = Σr / Σh")
+                 newton_formula=_HISTOGRAM_FORMULA if trace.histogram else "γ₁ = Σr / Σh")
     if losses.of(trace).pm_form:
         y_pm = 2.0 * y - 1.0
         r_pm = y_pm / (1.0 + np.exp(np.minimum(y_pm * F, 700.0)))
@@ -111,6 +113,8 @@ def _class_leaf_story(trace, m, node, n_points, k):
     r, h = trace.residual(m - 1)[inside][:, k], trace.hessian(m - 1)[inside][:, k]
     sum_r, sum_h = float(r.sum()), float(h.sum())
     newton = float(losses.multinomial_step(sum_r, sum_h, max(len(r), 1), K))
+    if trace.histogram:  # no (K - 1)/K factor: HistGradientBoosting's leaf
+        newton = _histogram_step(trace, m, node, k)
     shift = np.zeros(K)
     shift[k] = 1.0
 
@@ -140,7 +144,20 @@ def _class_leaf_story(trace, m, node, n_points, k):
                 update=trace.learning_rate * value, gammas=gammas, tree=f"tree ({m}, {k})",
                 loss=np.array([total(g) for g in gammas]), loss_at_0=loss_at_0,
                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
-                newton_formula=f"γ₁ = {K - 1}/{K} · Σr / Σh")
+                newton_formula=_HISTOGRAM_FORMULA if trace.histogram
+                else f"γ₁ = {K - 1}/{K} · Σr / Σh")
+
+
+# A histogram tree's leaf is one Newton step on the leaf's loss plus the penalty λγ²/2:
+# -G/(H + lambda), with G = -sum r and H = sum h (scikit-learn adds 1e-15 to H + lambda)
+_HISTOGRAM_FORMULA = "γ₁ = −G/(H + λ) = Σr / (Σh + λ)"
+
+
+def _histogram_step(trace, m, node, k=0):
+    """The leaf's value -G/(H + lambda) from the sums the tree recorded (the engine's)."""
+    rec = trace.tree(m, k)[node]
+    lam = float(trace.params.get("reg_lambda", 0.0))
+    return float(rec["sum_r"]) / (float(rec["sum_h"]) + lam + 1e-15)
 
 
 def _total_loss(code, y, F):

@@ -138,11 +138,14 @@ def leaf_summary(trace, m: int, node: int, k: int = 0) -> dict:
 
 
 def leaf_rule(trace) -> str:
-    """How the fit's leaf values were made: "newton", "second_order", "mean", or the
-    engine's name of another rule ("exact", "line_search")."""
+    """How the fit's leaf values were made: "newton", "second_order", "histogram"
+    (-G/(H + lambda), HistGradientBoosting's), "mean", or the engine's name of another
+    rule ("exact", "line_search")."""
     params = getattr(trace, "params", {}) or {}
     if params.get("split") == "hessian":
         return "second_order"
+    if params.get("split") == "histogram":
+        return "histogram"
     return str(params.get("leaf", "newton"))
 
 
@@ -150,7 +153,7 @@ def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
     """The ratio that gives the leaf value, with its numbers, when the rule has one.
 
     Keys: rule (see leaf_rule), numerator, denominator (None for rules without a
-    closed form: exact, line search), value (the engine's), lam (second order),
+    closed form: exact, line search), value (the engine's), lam (second order, histogram),
     factor ((K - 1)/K with K >= 3 classes' Newton leaves, else 1: value = factor *
     numerator / denominator).
     The ratio is checked against the recorded value; a mismatch gives no formula.
@@ -159,8 +162,10 @@ def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
     sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
     value = float(rec["value"])
     rule = leaf_rule(trace)
-    lam = float(trace.params.get("reg_lambda", 0.0)) if rule == "second_order" else 0.0
-    den = {"newton": sum_h, "second_order": sum_h + lam, "mean": float(n)}.get(rule)
+    lam = (float(trace.params.get("reg_lambda", 0.0)) if rule in ("second_order", "histogram")
+           else 0.0)
+    den = {"newton": sum_h, "second_order": sum_h + lam, "histogram": sum_h + lam,
+           "mean": float(n)}.get(rule)
     numerator = sum_r if den is not None else None
     K = trace.n_classes or 2
     factor = (K - 1) / K if trace.is_multiclass and rule == "newton" else 1.0

@@ -1,0 +1,36 @@
+"""The Splits page's histogram views in Chromium: drawn without an exception, and no chart
+text on other text or cut off (tests/chart_text.js), for two classes, iris and the sine
+regression, at rounds 1 and 10, in a laptop window and in presenter mode."""
+
+from __future__ import annotations
+
+import pytest
+
+import chart_text as ct
+
+pytestmark = pytest.mark.browser
+
+CASES = [("moons", 1, 1280, ""), ("moons", 10, 1600, "present=1"),
+         ("iris", 1, 1600, "present=1"), ("iris", 10, 1280, ""),
+         ("sine", 1, 1280, ""), ("sine", 10, 1600, "present=1")]
+
+
+def test_the_histogram_views_text_neither_overlaps_nor_is_cut_off(app_server, browser):
+    problems = []
+    for data, m, width, mode in CASES:
+        page = browser.new_page(viewport={"width": width, "height": 1000})
+        page.set_default_timeout(120_000)
+        try:
+            query = "&".join(x for x in (f"data={data}", "split=histogram", "rounds=10",
+                                         f"round={m}", mode) if x)
+            page.goto(f"{app_server.url}/splits?{query}")
+            ct.settle(page, 3)
+            assert page.locator("[data-testid=stException]").count() == 0
+            found = ct.problems(page)
+            names = {chart["chart"] for chart in found}
+            assert {"chart_histogram_split", "chart_histogram_growth",
+                    "chart_histogram_leaves"} <= names, names
+            problems += [f"{query}: {line}" for line in ct.summary(found)]
+        finally:
+            page.close()
+    assert not problems, "\n".join(problems)
