@@ -17,6 +17,7 @@ def body(ctx):
     app.metrics_row(ctx, m)
     st.markdown("##### Round 0: the best constant f₀")
     app.f0_block(ctx)
+    app.lesson_file(ctx, s, "curves")
 
 
 app.run_page(body, ctx)

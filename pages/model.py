@@ -53,6 +53,7 @@ def body(ctx):
                  f"F{sub(m)} = F{sub(m - 1)} + ν · tree {m}")
         st.caption(f"Round {m} added {trees}. The Tree page shows that tree, its leaf "
                    "values and the update.")
+    app.lesson_file(ctx, s, "model")
 
 
 app.run_page(body, ctx)

@@ -26,6 +26,7 @@ def body(ctx):
                   live=True)
     st.markdown(f"##### The ledger of sample #{i}: every round")
     app.ledger_table(ctx, ledger, m)
+    app.lesson_file(ctx, s, "sample")
 
 
 app.run_page(body, ctx)

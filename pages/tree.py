@@ -18,6 +18,7 @@ def body(ctx):
         st.info(no_tree("tree 1"),
                 icon=":material/info:")
         app.f0_block(ctx)
+        app.lesson_file(ctx, s, "tree")
         return
     left, right = st.columns([3, 2], gap="medium")
     k = app.class_picker(ctx, s, right)  # with K >= 3 classes: tree (m, k)
@@ -38,6 +39,7 @@ def body(ctx):
     with st.expander(f"Every node of {name} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,
                      width="stretch")
+    app.lesson_file(ctx, s, "tree")
 
 
 app.run_page(body, ctx)

@@ -16,7 +16,7 @@ _FROM = {
     "fmt": ("..text", "number"),
     "chart": (".component", "chart"), "figure": (".component", "figure"),
     "following": (".component", "following"), "follow": (".component", "follow"),
-    "charts": (".component", "charts"),
+    "charts": (".component", "charts"), "lesson_file": (".offline", "lesson_file"),
     "preload": (".assets", "preload"),
     **{name: (".context", name)
        for name in ("finish", "lesson", "md_escape", "page", "setup", "variant")},

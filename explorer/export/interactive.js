@@ -77,4 +77,9 @@ const round = asked !== null && /^\d+$/.test(asked)
 stepper({ data: { round, rounds: lesson.rounds, present: lesson.present, seq: -1 },
           parentElement: document.getElementById("bar"),
           setStateValue: () => {} });  // no server to tell at rest
+// the round whose charts are drawn, once they are (tests wait for it)
+document.addEventListener("explorer-drawn", () => {
+  document.documentElement.dataset.drawn =
+    document.querySelector(".explorer-stepper").dataset.round;
+});
 document.documentElement.dataset.ready = "true";

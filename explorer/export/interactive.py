@@ -131,18 +131,17 @@ def app_link(state, page: str, app_url: str = APP_URL) -> str:
 def _too_large(trace, state, page: str, why: str) -> LessonTooLarge:
     """The refusal, naming the setting that weighs most against the default fit's."""
     leaves = state.leaves or 2 ** (state.depth or 8)
-    weights = [(trace.n_rounds / 100, "--n-rounds", "the number of rounds (Rounds M)",
+    weights = [(trace.n_rounds / 100, "--n-rounds", "the number of rounds", "Rounds M",
                 trace.n_rounds),
-               (leaves / 8, "--max-depth", "the trees' depth (Max depth, or Max leaves)",
-                state.depth),
-               (len(trace.y) / 400, "--n", "the number of points", len(trace.y))]
+               (leaves / 8, "--max-depth", "the trees' depth", "Max depth", state.depth),
+               (len(trace.y) / 400, "--n", "the number of points", "Points", len(trace.y))]
     if trace.is_multiclass:
         weights.append((trace.n_classes / 3, "--dataset", "the number of classes",
-                        trace.n_classes))
-    _, option, name, now = max(weights, key=lambda w: w[0])
+                        "Dataset", trace.n_classes))
+    _, option, name, label, now = max(weights, key=lambda w: w[0])
     return LessonTooLarge(
-        f"The {page} page's lesson file would be too large ({why}; at most "
-        f"{MAX_BYTES // 2**20} MB): reduce {name} ({option}, now {now}).", option)
+        f"The {page} page's lesson file would be too large: {why}. Reduce {name}: "
+        f"{option} ({label} in the app), now {now}.", option)
 
 
 def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
@@ -174,7 +173,10 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
         try:
             step = pages.step(chart, trace, grid, state.present)
         except bindings.TooLarge as error:
-            raise _too_large(trace, state, page, f"its {chart.view} chart: {error}") from None
+            raise _too_large(trace, state, page, (
+                f"its {chart.view} chart passes what a browser steps through ({error}; "
+                f"at most {bindings.MAX_ROUNDS} rounds and "
+                f"{bindings.MAX_TABLE_BYTES // 2**20} MB of tables a chart)")) from None
         template = chart.at(step["at"], state.present).to_json()
         files = [f"boosting_{chart.view}_{state.with_round(m).slug()}"
                  for m in range(trace.n_rounds + 1)]
@@ -183,7 +185,8 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
                       f'"filenames":{json.dumps(files)}}}')
         size += len(charts[-1])
         if size > MAX_BYTES:
-            raise _too_large(trace, state, page, f"more than {size / 2**20:.0f} MB of charts")
+            raise _too_large(trace, state, page, f"more than {size / 2**20:.0f} MB of "
+                             f"charts, above the cap of {MAX_BYTES / 2**20:.0f} MB")
     config = dict(displaylogo=False, responsive=True,
                   modeBarButtonsToRemove=["lasso2d", "select2d"],
                   toImageButtonOptions=dict(format="png", scale=2, filename="boosting"))
@@ -193,8 +196,8 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
     caption = Settings.of(trace.params).caption(data_label) if data_label else ""
     out = _page(described, state, caption, link, _script_json(data))
     if len(out.encode("utf-8")) > MAX_BYTES:
-        raise _too_large(trace, state, page,
-                         f"{len(out.encode('utf-8')) / 2**20:.1f} MB")
+        raise _too_large(trace, state, page, f"{len(out.encode('utf-8')) / 2**20:.1f} MB, "
+                         f"above the cap of {MAX_BYTES / 2**20:.0f} MB")
     return out
 
 
