@@ -19,8 +19,10 @@ pytestmark = pytest.mark.browser
 
 ROUNDS = 12  # every one of them is stepped and checked
 
-CASES = [("moons", "tree"), ("moons", "model"), ("moons", "sample"), ("moons", "curves"),
-         ("iris", "model"), ("iris", "tree"), ("sine", "model"), ("sine", "tree")]
+CASES = [("moons", "tree", {}), ("moons", "model", {}), ("moons", "sample", {}),
+         ("moons", "curves", {}), ("moons", "tree", {"present": True}),  # presenter mode
+         ("iris", "model", {}), ("iris", "tree", {"cls": 2}), ("iris", "model", {"pk": True}),
+         ("sine", "model", {}), ("sine", "tree", {})]
 
 
 def open_offline(browser, path):
@@ -51,10 +53,11 @@ def drawn_at(page, m: int) -> list[dict]:
     return json.loads(page.evaluate(DRAWN))
 
 
-@pytest.mark.parametrize("name, view", CASES)
+@pytest.mark.parametrize("name, view, settings", CASES,
+                         ids=["-".join([n, v, *s]) for n, v, s in CASES])
 def test_the_file_steps_every_round_to_the_pythons_figures(browser, tmp_path, warm_engine,
-                                                           name, view):
-    trace, grid, state, names = lesson(name, rounds=ROUNDS, sample=3)
+                                                           name, view, settings):
+    trace, grid, state, names = lesson(name, rounds=ROUNDS, sample=3, **settings)
     text = interactive.lesson_html(trace, grid, state, names, page=view)
     path = tmp_path / f"{name}-{view}.html"
     path.write_text(text, encoding="utf-8")
@@ -66,7 +69,7 @@ def test_the_file_steps_every_round_to_the_pythons_figures(browser, tmp_path, wa
         mine = drawn_at(page, m)
         assert [c["view"] for c in mine] == [c.view for c in described.charts]
         for chart, drawn in zip(described.charts, mine):
-            want = json.loads(chart.at(m).to_json())
+            want = json.loads(chart.at(m, present=state.present).to_json())
             assert canonical(drawn["data"]) == canonical(want["data"]), (name, chart.view, m)
             assert canonical(drawn["layout"]) == canonical(want["layout"]), (
                 name, chart.view, m)
