@@ -227,3 +227,17 @@ def test_the_page_makes_the_file_and_offers_it_with_its_embed_code(warm_engine):
     assert download.proto.label.endswith("MB)")
     codes = [c.value for c in at.code]
     assert any(c.startswith("<iframe") and "tree-lesson" in c for c in codes), codes
+
+
+def test_the_slides_page_makes_the_lesson_file_of_a_chosen_page(warm_engine):
+    from apptest_helpers import SLIDES, open_page
+    at = open_page(SLIDES, rounds="4")
+    (choice,) = [s for s in at.selectbox if s.label == "Page of the lesson file"]
+    choice.set_value("sample").run()
+    (button,) = [b for b in at.button if b.label.startswith("Lesson file")]
+    button.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (download,) = [d for d in at.get("download_button") if "Download" in d.proto.label]
+    assert "sample-lesson" in download.proto.file_name or download.proto.label
+    codes = [c.value for c in at.code]
+    assert any(c.startswith("<iframe") and "sample-lesson" in c for c in codes), codes
