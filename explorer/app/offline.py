@@ -21,15 +21,16 @@ _MADE = "_lesson_file"  # (what it was made of, file name, bytes or the refusal)
 
 
 def _app_url() -> str:
-    """The address the app was opened at (its base path included), else the usual one."""
+    """The address the app was opened at (st.context.url: its page's path trimmed, so
+    the base path behind a proxy is kept), else the usual one."""
     try:
-        parts = urlsplit(st.context.url or "")
+        url = st.context.url or ""
     except Exception:  # no browser context (AppTest)
-        parts = None
-    if not parts or parts.scheme not in ("http", "https") or not parts.netloc:
+        url = ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
         return interactive.APP_URL
-    base = (st.get_option("server.baseUrlPath") or "").strip("/")
-    return f"{parts.scheme}://{parts.netloc}" + (f"/{base}" if base else "")
+    return url.rstrip("/")
 
 
 def file_name(ctx, state: State, page: str) -> str:
