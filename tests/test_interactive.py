@@ -240,3 +240,11 @@ def test_the_slides_page_makes_the_lesson_file_of_a_chosen_page(warm_engine):
     assert download.proto.label.endswith("MB)")
     codes = [c.value for c in at.code]
     assert any(c.startswith("<iframe") and "sample-lesson" in c for c in codes), codes
+
+
+def test_the_lesson_file_and_the_animation_are_written_side_by_side(tmp_path, warm_engine):
+    assert cli.main(["export", "--interactive", "--formats", "html", "--n-rounds", "3",
+                     "--out", str(tmp_path)]) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert any("model-lesson" in n for n in names), names
+    assert any("model-animation" in n for n in names), names
