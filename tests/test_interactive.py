@@ -88,7 +88,7 @@ def test_the_file_holds_everything_and_fetches_nothing(moons, page):
     assert text.count('class="left-out"') == 1 and text.count('class="needs-app"') == 1
     left_out = re.search(r'class="left-out">(.*?)</p>', text).group(1)
     assert all(panel in left_out.replace("&#x27;", "'") for panel in described.panels)
-    link = re.search(r'class="needs-app">.*?href="([^"]+)"', text).group(1)
+    link = re.search(r'class="needs-app">.*?href="([^"]+)" target="_blank"', text).group(1)
     url = urlsplit(link.replace("&amp;", "&"))
     assert url.netloc == "localhost:8501" and url.path == pages.PATHS[page]
     assert State.from_query({k: v[0] for k, v in parse_qs(url.query).items()}) == state
@@ -207,7 +207,7 @@ def test_the_command_line_options_reach_the_file(tmp_path, warm_engine):
     text = path.read_text()
     data = data_of(text)
     assert data["present"] and data["rounds"] == 6
-    link = re.search(r'class="needs-app">.*?href="([^"]+)"', text).group(1)
+    link = re.search(r'class="needs-app">.*?href="([^"]+)" target="_blank"', text).group(1)
     query = parse_qs(urlsplit(link.replace("&amp;", "&")).query)
     assert query["data"] == ["iris"] and query["sample"] == ["7"] and query["cls"] == ["2"]
     assert link.startswith("https://t.example/sample?")

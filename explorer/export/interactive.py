@@ -236,7 +236,8 @@ def _page(described, state, caption: str, link: str, data: str) -> str:
     body = (f"<body>\n<header>\n<h1>{e(described.title)}{present}</h1>\n"
             + (f"<p class=\"caption\">{e(caption)}</p>\n" if caption else "")
             + f"<p class=\"needs-app\">Changing the settings, the data or the selection "
-              f"needs the app: <a href=\"{e(link, quote=True)}\">open this lesson in the "
+              f"needs the app: <a href=\"{e(link, quote=True)}\" target=\"_blank\" "
+              f"rel=\"noopener\">open this lesson in the "
               f"app at the same settings</a>.</p>\n"
               f"<p class=\"left-out\">Left out of this file (the app shows them when "
               f"stepping rests): {e(left_out)}.</p>\n</header>\n"
