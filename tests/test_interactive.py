@@ -248,3 +248,13 @@ def test_the_lesson_file_and_the_animation_are_written_side_by_side(tmp_path, wa
     names = sorted(p.name for p in tmp_path.iterdir())
     assert any("model-lesson" in n for n in names), names
     assert any("model-animation" in n for n in names), names
+
+
+def test_an_uploads_file_says_the_app_needs_the_file_again(moons):
+    trace, grid, state, names = moons
+    text = interactive.lesson_html(trace, grid, State.from_mapping(
+        {**state.to_query(), "data": "upload"}), names, page="curves")
+    assert "upload the same file there" in re.search(r'class="needs-app">(.*?)</p>',
+                                                     text).group(1)
+    assert "upload the same file" not in interactive.lesson_html(trace, grid, state, names,
+                                                                 page="curves")

@@ -233,12 +233,13 @@ def _page(described, state, caption: str, link: str, data: str) -> str:
             f"<style>{_CSS.read_text(encoding='utf-8')}{_PAGE_CSS}</style>\n"
             f"<script>{_plotly_js()}</script>\n</head>\n")
     left_out = "; ".join(described.panels)
+    upload = " (then upload the same file there)" if state.is_upload else ""
     body = (f"<body>\n<header>\n<h1>{e(described.title)}{present}</h1>\n"
             + (f"<p class=\"caption\">{e(caption)}</p>\n" if caption else "")
             + f"<p class=\"needs-app\">Changing the settings, the data or the selection "
               f"needs the app: <a href=\"{e(link, quote=True)}\" target=\"_blank\" "
               f"rel=\"noopener\">open this lesson in the "
-              f"app at the same settings</a>.</p>\n"
+              f"app at the same settings</a>{upload}.</p>\n"
               f"<p class=\"left-out\">Left out of this file (the app shows them when "
               f"stepping rests): {e(left_out)}.</p>\n</header>\n"
               f"<div id=\"bar\"></div>\n<main class=\"charts\">\n{_slots(described)}\n</main>\n"
