@@ -6,10 +6,12 @@ Example::
     python -m explorer export --csv points.csv --features x,y --target label \\
         --view tree --formats png,html --out slides
     python -m explorer export --dataset sine --rounds 0,1,5,20 --out slides   # regression
+    python -m explorer export --interactive --page tree --out lesson   # steps offline
 
 For each round it writes the view as PNG (at least 1920 px wide) and SVG; then
 a storyboard of all the rounds (PNG and SVG) and the fit's rounds as a
-self-contained HTML animation. The data and fit options, and their defaults,
+self-contained HTML animation. With ``--interactive`` it writes a page of the app
+(``--page``) as one HTML file that steps through every round offline. The data and fit options, and their defaults,
 are the app's (``explorer.state``), so a file matches what the app shows for
 the same settings. Bad input ends with a one-line message and exit status 1
 (2 for a malformed command line), never a traceback.
@@ -25,8 +27,10 @@ from pathlib import Path
 from . import export as exporting, fit
 from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_toy, split
 from .numbers.grid import make_grid
+from .export import interactive
+from .figures.pages import PAGES
 from .settings import Settings
-from .state import BY_KEY, ENGINE_LOSS, LOSSES
+from .state import BY_KEY, ENGINE_LOSS, LOSSES, UPLOAD, State
 from .upload import load_csv
 
 ALL_TOYS = CLASSIFICATION_SETS + REGRESSION_SETS
@@ -135,11 +139,25 @@ def parser() -> argparse.ArgumentParser:
                      help="with three classes or more: the class whose residuals and tree "
                           "are drawn and whose probability p_K the model view maps "
                           "(default: class 0, and the most probable class on the model)")
-    out.add_argument("--formats", type=_formats, default=list(exporting.FORMATS),
-                     metavar="png,svg,html", help="what to write (default all three)")
+    out.add_argument("--formats", type=_formats, default=None,
+                     metavar="png,svg,html", help="what to write (default all three; "
+                     "none with --interactive)")
     out.add_argument("--width", type=_width, default=exporting.MIN_WIDTH,
                      help=f"width of the PNG and SVG images in pixels (default and least "
                           f"{exporting.MIN_WIDTH})")
+    lesson = p.add_argument_group(
+        "lesson file (--interactive): a page of the app as one HTML file that steps "
+        "through every round offline, with plotly.js inside")
+    lesson.add_argument("--interactive", action="store_true",
+                        help="write the lesson file (besides --formats, when given)")
+    lesson.add_argument("--page", choices=PAGES, default="model",
+                        help="the page the file shows (default model)")
+    lesson.add_argument("--present", action="store_true",
+                        help="presenter mode: the charts made for a projector")
+    _option(lesson, "--sample", "sample", help="the selected training point")
+    lesson.add_argument("--app-url", default=interactive.APP_URL, metavar="URL",
+                        help="the app's address, for the file's link to the app at the "
+                             f"same settings (default {interactive.APP_URL})")
     out.add_argument("--out", type=Path, default=Path("exports"), metavar="DIR",
                      help="folder for the files, made if missing (default ./exports)")
     return top
@@ -203,7 +221,12 @@ def export(args, log=print) -> list[Path]:
         log(f"  {path}")
         written.append(path)
 
-    images = [f for f in args.formats if f in ("png", "svg")]
+    formats = args.formats if args.formats is not None else (
+        [] if args.interactive else list(exporting.FORMATS))
+    if args.interactive:
+        log(f"Writing the {args.page} page as a lesson file…")
+        write(_lesson(args, trace, grid, train, label), f"{args.page}-lesson", None, "html")
+    images = [f for f in formats if f in ("png", "svg")]
     if images:
         log(f"Writing {args.view} at rounds {', '.join(map(str, rounds))} "
             f"({', '.join(images)}, {args.width} px wide)…")
@@ -216,11 +239,26 @@ def export(args, log=print) -> list[Path]:
         for fmt in images:
             write(exporting.to_image(board, fmt, args.width), f"{args.view}-storyboard",
                   rounds, fmt)
-    if "html" in args.formats:
+    if "html" in formats:
         log("Writing the animation…")
         write(exporting.animation_html(trace, args.view, None, grid, **names),
               f"{args.view}-animation", None, "html")
     return written
+
+
+def _lesson(args, trace, grid, train, label) -> str:
+    """The lesson file of ``args.page`` (:func:`explorer.export.interactive.lesson_html`),
+    at the settings the options give, as the app's State has them."""
+    settings = dict(data=UPLOAD if args.csv is not None else args.dataset,
+                    task=train.task, n=args.n, noise=args.noise, balance=args.balance,
+                    dseed=args.dseed, valid=args.valid, loss=args.loss, rounds=args.rounds,
+                    lr=args.lr, depth=args.depth, leaves=args.leaves, minleaf=args.minleaf,
+                    subsample=args.subsample, seed=args.seed, sample=args.sample,
+                    cls=args.cls or 0, pk=args.cls is not None, present=args.present)
+    names = dict(feature_names=train.feature_names, classes=train.classes or ("0", "1"),
+                 target_name=train.target_name)
+    return interactive.lesson_html(trace, grid, State.from_mapping(settings), names,
+                                   page=args.page, data_label=label, app_url=args.app_url)
 
 
 def warm() -> int:

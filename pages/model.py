@@ -9,11 +9,11 @@ surface F_m as a heat map and the residual map.
 
 import streamlit as st
 
-from explorer import app, figures
+from explorer import app
 from explorer.app.text import sub
+from explorer.figures.pages import TITLES
 
-ctx = app.page("Model: the prediction after round m, and what the next tree fits",
-               drawing=True)
+ctx = app.page(TITLES["model"], drawing=True)
 
 
 def body(ctx):
@@ -22,14 +22,12 @@ def body(ctx):
     app.lesson(ctx, s, "model")
     tr, grid = ctx.trace, ctx.grid
     app.field("showvalid", s, on_change=app.mark_acted, disabled=ctx.valid is None)
-    k, one = 0, None
     if tr.is_multiclass:
         pick, toggle = st.columns([2, 1], vertical_alignment="bottom")
-        k = app.class_picker(ctx, s, pick)
+        app.class_picker(ctx, s, pick)
         app.field("pk", s, toggle, on_change=app.mark_acted)
-        one = k if s.pk else None
-    model = app.following(ctx, s, "model", figures.model_view, grid, show_valid=s.showvalid,
-                          sample=s.sample, uirevision=ctx.key, k=one, **ctx.names)
+    charts = app.charts(ctx, s, "model")  # the class and p_k as the State has them
+    model = app.follow(ctx, s, charts.chart("model"))
     # on drawn data a click on the plane adds or removes a point
     clicked = dict(on_select=app.edit_points, draw=True) if s.is_drawn else dict(
         on_select=app.select_sample_from)
@@ -40,11 +38,8 @@ def body(ctx):
         with left:
             app.chart(model, s, "model", live=True, **clicked)
         with right:
-            app.chart(app.following(
-                ctx, s, "residuals", figures.residual_map, grid,
-                feature_names=ctx.feature_names, sample=s.sample, uirevision=ctx.key, k=k,
-                classes=ctx.classes), s, "residuals", on_select=app.select_sample_from,
-                live=True)
+            app.chart(app.follow(ctx, s, charts.chart("residuals")), s, "residuals",
+                      on_select=app.select_sample_from, live=True)
     app.metrics_row(ctx, m)
     if m == 0:
         st.markdown("##### Round 0: the best constant f₀")
@@ -58,6 +53,7 @@ def body(ctx):
                  f"F{sub(m)} = F{sub(m - 1)} + ν · tree {m}")
         st.caption(f"Round {m} added {trees}. The Tree page shows that tree, its leaf "
                    "values and the update.")
+    app.lesson_file(ctx, s, "model")
 
 
 app.run_page(body, ctx)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from explorer import app, export
+from explorer.figures.pages import PAGES
 
 ctx = app.page("Slides: a storyboard of rounds and an animation of the fit")
 
@@ -86,6 +87,11 @@ def body(ctx):
                "--help`.")
     app.chart(app.figure(export.storyboard, *args, **options), s,
                   f"{view}-storyboard")
+    st.markdown("##### A lesson that steps offline")
+    page = st.selectbox("Page of the lesson file", PAGES, format_func=str.capitalize,
+                        key="slides_lesson_page", persist_state="session",
+                        help="That page's charts at every round, in one HTML file.")
+    app.lesson_file(ctx, s, page, key="slides_lesson")
 
 
 body(ctx)

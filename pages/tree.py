@@ -2,46 +2,44 @@
 
 import streamlit as st
 
-from explorer import app, figures
+from explorer import app
+from explorer.figures.pages import TITLES
 from explorer.text import no_tree
 from explorer.numbers import splits, summaries
 
-ctx = app.page("Tree m: its regions, its leaf values, and the update it makes")
+ctx = app.page(TITLES["tree"])
 
 
 def body(ctx):
     s = app.round_bar(ctx)
     m = s.round
-    tr, grid = ctx.trace, ctx.grid
+    tr = ctx.trace
     if m == 0:
         st.info(no_tree("tree 1"),
                 icon=":material/info:")
         app.f0_block(ctx)
+        app.lesson_file(ctx, s, "tree")
         return
     left, right = st.columns([3, 2], gap="medium")
     k = app.class_picker(ctx, s, right)  # with K >= 3 classes: tree (m, k)
     leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample, k)
     # the charts take the selection (s.leaf, s.sample) and find the leaf of each round
+    charts = app.charts(ctx, s, "tree")
     with left:
-        app.chart(app.following(
-            ctx, s, "regions", figures.tree_regions, grid, feature_names=ctx.feature_names,
-            classes=ctx.classes, leaf=s.leaf, sample=s.sample, uirevision=ctx.key, k=k), s,
-            "regions", key="chart_regions", on_select=app.select_leaf_from, live=True)
+        app.chart(app.follow(ctx, s, charts.chart("regions")), s, "regions",
+                  key="chart_regions", on_select=app.select_leaf_from, live=True)
     with right:
         app.leaf_picker(ctx, m, leaf, followed, k)
         app.leaf_block(ctx, m, leaf, followed, s.sample, k)
-    app.chart(app.following(ctx, s, "update", figures.update_panels, grid,
-                             feature_names=ctx.feature_names, uirevision=ctx.key, k=k),
-              s, "update", live=True)
-    app.chart(app.following(ctx, s, "tree", figures.tree_diagram,
-                             feature_names=ctx.feature_names, leaf=s.leaf, sample=s.sample,
-                             uirevision=ctx.key, k=k, classes=ctx.classes), s, "tree",
-              key="chart_diagram", on_select=app.select_leaf_from, live=True)
+    app.chart(app.follow(ctx, s, charts.chart("update")), s, "update", live=True)
+    app.chart(app.follow(ctx, s, charts.chart("tree")), s, "tree", key="chart_diagram",
+              on_select=app.select_leaf_from, live=True)
     st.caption(f"On each node, {splits.improvement_name(tr)} (Splits page).")
     name = f"tree ({m}, {k})" if tr.is_multiclass else f"tree {m}"
     with st.expander(f"Every node of {name} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,
                      width="stretch")
+    app.lesson_file(ctx, s, "tree")
 
 
 app.run_page(body, ctx)

@@ -15,7 +15,8 @@ import importlib
 _FROM = {
     "fmt": ("..text", "number"),
     "chart": (".component", "chart"), "figure": (".component", "figure"),
-    "following": (".component", "following"),
+    "following": (".component", "following"), "follow": (".component", "follow"),
+    "charts": (".component", "charts"), "lesson_file": (".offline", "lesson_file"),
     "preload": (".assets", "preload"),
     **{name: (".context", name)
        for name in ("finish", "lesson", "md_escape", "page", "setup", "variant")},

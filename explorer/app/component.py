@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from ..figures import bindings
+from ..figures import bindings, pages
 from ..numbers.record import encode
 from ..state import State
 from . import blobs, store
@@ -76,6 +76,18 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     shared = f'"at":{at},"src":"{_blob_url(step)}"}}' if blobs.served() else step.json[1:]
     return (figure(draw, *before, at, *after, **kwargs),
             f'{{"record":"{key}","filenames":{names},{shared}')
+
+
+def charts(ctx, state: State, page: str) -> pages.Page:
+    """The charts that follow the round on ``page``, as :mod:`explorer.figures.pages`
+    describes them for this fit and State (the lesson file draws the same)."""
+    return pages.describe(page, ctx.trace, ctx.grid, state, ctx.names, key=ctx.key)
+
+
+def follow(fit, state: State, chart: pages.Chart) -> tuple[Drawn, str | None]:
+    """:func:`following` of a described chart (:func:`charts`)."""
+    return following(fit, state, chart.view, chart.draw, *chart.after, before=chart.before,
+                     **chart.kwargs)
 
 
 class Fit(NamedTuple):

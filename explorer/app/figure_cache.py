@@ -14,7 +14,6 @@ No Streamlit here: the app (``explorer.session``) owns one cache for the server.
 
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
 import json
@@ -25,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..figures import bindings, presented
+from ..figures import bindings, pages, presented
 
 # Each shared trace and grid by the key of its cache entry. Weak: an evicted fit goes.
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -89,14 +88,10 @@ def build_step(draw, args, kwargs, present: bool) -> Drawn:
     the budget (the chart then steps through the server)."""
     trace, grid, before, after = args
     try:
-        bound = bindings.bind(draw, trace, grid, before, after, kwargs, present=present)
+        spec = pages.step(pages.Chart("", draw, tuple(before), tuple(after), kwargs), trace,
+                          grid, present)
     except bindings.TooLarge as error:
         return Drawn(json.dumps({"over": str(error)}), None, None)
-    zero = None
-    if bound.zero is not None:
-        zero = build(draw, (*before, 0, *after), kwargs, present).json
-    spec = dict(at=bound.at, bindings=bound.bindings, zero=zero,
-                tables=base64.b64encode(bound.tables).decode("ascii"))
     return Drawn(json.dumps(spec, separators=(",", ":")), None, None)
 
 

@@ -1,0 +1,85 @@
+// The lesson file's page (explorer/export/interactive.py writes it): a page of the app
+// as one HTML file that steps through the rounds with no server and no network.
+//
+// Everything comes with the file: plotly.js, the fit's record, and each chart's template,
+// bindings and tables (explorer/figures/pages.py describes a page's charts, as the app
+// draws them). The round bar is the app's own (explorer/app/stepper.js), given what a
+// Streamlit component would give it; the arithmetic is record.js's and the bindings are
+// bindings.js's. Python inlines all of them at export time: a file:// page cannot import
+// modules.
+
+import stepper from "./stepper.js";
+
+// plotly.py's typed arrays ({dtype, bdata, shape}) decoded once, as component.js does, so
+// that an unchanged array keeps its identity from one round to the next
+const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array,
+                i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
+
+function bytes(text) {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+function decoded(node) {
+  if (Array.isArray(node)) return node.map(decoded);
+  if (node === null || typeof node !== "object") return node;
+  if (typeof node.bdata === "string" && TYPED[node.dtype]) {
+    const flat = new TYPED[node.dtype](bytes(node.bdata).buffer);
+    const shape = String(node.shape ?? flat.length).split(",").map(Number);
+    if (shape.length < 2) return flat;
+    const width = shape[1];
+    return Array.from({ length: shape[0] }, (_, i) => flat.subarray(i * width, (i + 1) * width));
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, decoded(value)]));
+}
+
+function figure(json) {
+  const fig = typeof json === "string" ? JSON.parse(json) : json;
+  fig.data = decoded(fig.data || []);
+  return fig;
+}
+
+// The bar names the round in the link as it steps; a browser that refuses to rewrite a
+// file's address must not stop the stepping (the link then keeps the round it opened at)
+const replaceState = window.history.replaceState.bind(window.history);
+window.history.replaceState = (...args) => {
+  try { replaceState(...args); } catch (error) { /* the address stays as it is */ }
+};
+
+const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
+stepper({ data: bytes(lesson.record) });  // the fit's record, kept by the bar by its key
+
+for (const chart of lesson.charts) {
+  const slot = document.querySelector(`[data-slot="${chart.view}"]`);
+  const gd = document.createElement("div");
+  gd.className = "explorer-chart";
+  gd.dataset.view = chart.view;
+  slot.appendChild(gd);
+  const template = figure(chart.figure);
+  gd.__step = { ...chart.step, record: lesson.key, filenames: chart.filenames };
+  gd.__template = template;
+  // The layout each draw builds on (stepper.js reads gd.__base): a fresh copy of the
+  // template's every time. plotly.js writes into the layout it is given (an axis held
+  // square writes its shrunk domain back), so one copy kept from draw to draw would make
+  // a square panel shrink further at every resize.
+  Object.defineProperty(gd, "__base", { get: () => structuredClone(template.layout) });
+  gd.__zero = chart.step.zero ? figure(chart.step.zero) : null;
+  gd.style.minHeight = (template.layout.height || 450) + "px";
+  const config = structuredClone(lesson.config);
+  config.toImageButtonOptions.filename = chart.filenames[chart.step.at];
+  // the bar's draws join this first one (stepper.js's queue of a chart's draws)
+  gd.__queue = window.Plotly.newPlot(gd, template.data, gd.__base, config);
+}
+
+// The file opens at the round its link names (?round=), else at the exported one
+const asked = new URL(window.location.href).searchParams.get("round");
+const round = asked !== null && /^\d+$/.test(asked)
+  ? Math.min(Number(asked), lesson.rounds) : lesson.round;
+stepper({ data: { round, rounds: lesson.rounds, present: lesson.present, seq: -1 },
+          parentElement: document.getElementById("bar"),
+          setStateValue: () => {} });  // no server to tell at rest
+// the round whose charts are drawn, once they are (tests wait for it)
+document.addEventListener("explorer-drawn", () => {
+  document.documentElement.dataset.drawn =
+    document.querySelector(".explorer-stepper").dataset.round;
+});
+document.documentElement.dataset.ready = "true";

@@ -1,0 +1,143 @@
+"""Each page's charts that follow the round, described once, outside Streamlit.
+
+A page (Model, Tree, Sample, Curves; presenter mode is the same charts made for a
+projector) shows a few charts that follow the round: for each, the view's name, the
+figure function and the arguments it is given besides the round. :func:`describe` says
+which, from the fit (trace and grid), the State (the selection, the class, the options)
+and the data's names. The app's pages draw these charts (``explorer/app``'s
+``following``), and so does the lesson file that steps offline
+(:mod:`explorer.export.interactive`): both from this one description.
+
+:func:`step` is how one chart follows the round, as the browser gets it: the template's
+round, the bindings, round 0's figure where it is its own, and the tables as base64
+(:func:`explorer.figures.bindings.bind`).
+
+Plain Python: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import bindings
+from .charts import curves, sample_trajectory, tree_diagram
+from .plane import model_view, residual_map, sample_map_title, tree_regions
+from .presenter import presented
+from .update import update_panels
+
+
+@dataclass(frozen=True, eq=False)
+class Chart:
+    """A chart that follows the round: ``draw(*before, m, *after, **kwargs)``.
+
+    ``view`` names it (the page's chart, its image file names); ``wide`` when the page
+    gives it the page's whole width."""
+
+    view: str
+    draw: Callable
+    before: tuple
+    after: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    wide: bool = False
+
+    def at(self, m: int, present: bool = False):
+        """The figure at round m (made for a projector when ``present``)."""
+        fig = self.draw(*self.before, m, *self.after, **self.kwargs)
+        return presented(fig) if present else fig
+
+
+@dataclass(frozen=True, eq=False)
+class Page:
+    """A page's charts that follow the round, and the text panels the app shows beside
+    them (updated by the app's rerun at rest)."""
+
+    name: str
+    title: str
+    path: str  # the page's address in the app
+    charts: tuple[Chart, ...]
+    panels: tuple[str, ...]
+
+    def chart(self, view: str) -> Chart:
+        return next(c for c in self.charts if c.view == view)
+
+
+# the pages' titles, as the app prints them
+TITLES = {
+    "model": "Model: the prediction after round m, and what the next tree fits",
+    "tree": "Tree m: its regions, its leaf values, and the update it makes",
+    "sample": "Sample: one point's account, round by round",
+    "curves": "Curves: loss and accuracy round by round, and where it starts",
+}
+PATHS = {"model": "/", "tree": "/tree", "sample": "/sample", "curves": "/curves"}
+
+
+def _model(trace, grid, state, names, key):
+    k = state.cls if trace.is_multiclass else 0
+    one = k if trace.is_multiclass and state.pk else None
+    charts = [Chart("model", model_view, (trace,), (grid,),
+                    dict(show_valid=state.showvalid, sample=state.sample, uirevision=key,
+                         k=one, **names), wide=grid.is_line)]
+    if not grid.is_line:  # with one input the residuals are the model chart's own bars
+        charts.append(Chart("residuals", residual_map, (trace,), (grid,),
+                            dict(feature_names=names["feature_names"], sample=state.sample,
+                                 uirevision=key, k=k, classes=names["classes"])))
+    return charts, ("the loss and accuracy at round m", "round 0's f₀ and its formula",
+                    "the round's caption")
+
+
+def _tree(trace, grid, state, names, key):
+    k = state.cls if trace.is_multiclass else 0
+    common = dict(feature_names=names["feature_names"], uirevision=key, k=k)
+    return [
+        Chart("regions", tree_regions, (trace,), (grid,),
+              dict(classes=names["classes"], leaf=state.leaf, sample=state.sample, **common)),
+        Chart("update", update_panels, (trace,), (grid,), common, wide=True),
+        Chart("tree", tree_diagram, (trace,), (),
+              dict(leaf=state.leaf, sample=state.sample, classes=names["classes"], **common),
+              wide=True),
+    ], ("the leaf picker and the leaf's Newton step", "every node as a table",
+        "round 0's f₀ and its formula")
+
+
+def _sample(trace, grid, state, names, key):
+    return [
+        Chart("sample_map", model_view, (trace,), (grid,),
+              dict(sample=state.sample, uirevision=key, height=520, title=sample_map_title,
+                   **names)),
+        Chart("trajectory", sample_trajectory, (trace, state.sample), (),
+              dict(uirevision=key, height=320, classes=names["classes"])),
+    ], ("the sample picker and its account at round m", "the ledger of every round")
+
+
+def _curves(trace, grid, state, names, key):
+    return [Chart("curves", curves, (trace,), (), dict(uirevision=key), wide=True)], (
+        "the loss and accuracy at round m", "round 0's f₀ and its formula")
+
+
+_PAGES = {"model": _model, "tree": _tree, "sample": _sample, "curves": _curves}
+PAGES = tuple(_PAGES)
+
+
+def describe(page: str, trace, grid, state, names: dict, key: str = "") -> Page:
+    """The charts that follow the round on ``page`` (one of :data:`PAGES`) for this fit,
+    the State's selection and options (``state``: its sample and class within the fit),
+    and the data's ``names`` (feature_names, classes, target_name); ``key`` names the fit
+    (the charts' uirevision)."""
+    if page not in _PAGES:
+        raise ValueError(f"page must be one of {', '.join(PAGES)}; got {page!r}.")
+    charts, panels = _PAGES[page](trace, grid, state, dict(names), key)
+    return Page(page, TITLES[page], PATHS[page], tuple(charts), panels)
+
+
+def step(chart: Chart, trace, grid, present: bool = False) -> dict:
+    """How ``chart`` follows the round in the browser: ``at`` (the template's round; the
+    template is ``chart.at(at)``), ``bindings``, ``zero`` (round 0's figure as plotly's
+    JSON, where it is not the template with other values) and ``tables`` (base64).
+    Raises :class:`explorer.figures.bindings.TooLarge` beyond the browser's budget."""
+    bound = bindings.bind(chart.draw, trace, grid, chart.before, chart.after, chart.kwargs,
+                          present=present)
+    zero = None if bound.zero is None else chart.at(0, present).to_json()
+    return dict(at=bound.at, bindings=bound.bindings, zero=zero,
+                tables=base64.b64encode(bound.tables).decode("ascii"))
