@@ -57,11 +57,9 @@ for (const chart of lesson.charts) {
   const template = figure(chart.figure);
   gd.__step = { ...chart.step, record: lesson.key, filenames: chart.filenames };
   gd.__template = template;
-  // The layout each draw builds on (stepper.js reads gd.__base): a fresh copy of the
-  // template's every time. plotly.js writes into the layout it is given (an axis held
-  // square writes its shrunk domain back), so one copy kept from draw to draw would make
-  // a square panel shrink further at every resize.
-  Object.defineProperty(gd, "__base", { get: () => structuredClone(template.layout) });
+  // the chart's own copy of the layout, which plotly.js writes into (as component.js
+  // keeps it; stepper.js gives it the template's axis domains back before each draw)
+  gd.__base = structuredClone(template.layout);
   gd.__zero = chart.step.zero ? figure(chart.step.zero) : null;
   gd.style.minHeight = (template.layout.height || 450) + "px";
   const config = structuredClone(lesson.config);
