@@ -12,6 +12,8 @@ X, Y = MOONS_300
 @pytest.mark.parametrize("options", [
     {}, {"loss": "exponential", "subsample": 0.7}, {"max_leaves": 5},
     {"split": "hessian", "reg_lambda": 0.5}, {"loss": "squared_error"},
+    {"split": "histogram", "max_bins": 16, "reg_lambda": 0.5},
+    {"split": "histogram", "loss": "squared_error"},
 ])
 def test_agreement_panel_reports_zero_difference(options):
     from explorer.numbers.agreement import agreement
@@ -20,7 +22,20 @@ def test_agreement_panel_reports_zero_difference(options):
     trace = explorer.fit(X, target, n_rounds=8, **options)
     report = agreement(trace)
     assert report["train"] <= 1e-9 and report["grid"] <= 1e-9
-    assert report["reference"] == ("xgboost (exact)" if "split" in options else "scikit-learn")
+    assert report["reference"] == {"hessian": "xgboost (exact)",
+                                   "histogram": "scikit-learn (HistGradientBoosting)"}.get(
+        options.get("split"), "scikit-learn")
+
+
+def test_agreement_with_histogram_trees_on_three_classes():
+    from sklearn.datasets import load_iris
+
+    from explorer.numbers.agreement import agreement
+
+    iris = load_iris()
+    trace = explorer.fit(iris.data[:, 2:], iris.target, n_rounds=6, split="histogram")
+    report = agreement(trace)
+    assert report["train"] == 0.0 and report["grid"] == 0.0
 
 
 def test_agreement_refuses_rules_the_reference_lacks():

@@ -1,6 +1,7 @@
 """How far the fit on screen is from the reference implementations' own fit.
 
-Refits the same data with scikit-learn (GradientBoostingClassifier/Regressor) or,
+Refits the same data with scikit-learn (GradientBoostingClassifier/Regressor; for
+histogram trees HistGradientBoostingClassifier/Regressor with early_stopping=False) or,
 for second-order trees, xgboost (tree_method="exact"), and reports the largest
 difference of the raw scores F_m over all rounds, on the training points and on a
 grid spanning the plane. A teacher can show the class that the numbers on screen
@@ -17,8 +18,11 @@ class ReferenceUnavailable(RuntimeError):
 
 
 def reference_name(trace):
-    if trace.params.get("split") == "hessian":
+    split = trace.params.get("split")
+    if split == "hessian":
         return "xgboost (exact)"
+    if split == "histogram":
+        return "scikit-learn (HistGradientBoosting)"
     return "scikit-learn"
 
 
@@ -33,6 +37,8 @@ def agreement(trace, grid_points=None):
     started = time.perf_counter()
     if trace.params.get("split") == "hessian":
         train, grid = _xgboost_margins(trace, points)
+    elif trace.params.get("split") == "histogram":
+        train, grid = _hist_scores(trace, points)
     else:
         train, grid = _sklearn_scores(trace, points)
     seconds = time.perf_counter() - started
@@ -64,6 +70,31 @@ def _sklearn_scores(trace, points):
     def scores(X):  # (M + 1, len(X)), or (M + 1, len(X), K) with K >= 3 classes
         stages = [model._raw_predict_init(X.astype(np.float32))] + list(staged(X))
         out = np.stack([np.reshape(s, (len(X), -1)) for s in stages])
+        return out if trace.is_multiclass else out[..., 0]
+
+    return scores(trace.X), scores(points)
+
+
+def _hist_scores(trace, points):
+    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+    p = trace.params
+    options = dict(max_iter=p["n_rounds"], learning_rate=p["learning_rate"],
+                   max_depth=p["max_depth"], max_leaf_nodes=p["max_leaves"],
+                   min_samples_leaf=p["min_samples_leaf"], l2_regularization=p["reg_lambda"],
+                   max_bins=p["max_bins"], early_stopping=False,
+                   random_state=p["random_state"])
+    if trace.is_classifier:
+        model = HistGradientBoostingClassifier(**options).fit(trace.X, trace.y)
+        staged = model.staged_decision_function
+    else:
+        model = HistGradientBoostingRegressor(**options).fit(trace.X, trace.y)
+        staged = model.staged_predict
+
+    def scores(X):  # (M + 1, len(X)), or (M + 1, len(X), K) with K >= 3 classes
+        f0 = np.broadcast_to(np.asarray(model._baseline_prediction).reshape(1, -1),
+                             (len(X), np.size(model._baseline_prediction)))
+        out = np.stack([f0] + [np.reshape(s, (len(X), -1)) for s in staged(X)])
         return out if trace.is_multiclass else out[..., 0]
 
     return scores(trace.X), scores(points)
