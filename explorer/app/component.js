@@ -157,6 +157,7 @@ export default function (component) {
       });
     })
   ).catch((error) => {
+    gd.__sent = null;  // the next rerun tries again (a blob the server no longer kept)
     gd.textContent = String(error);
   });
 }
