@@ -3,7 +3,7 @@
 import streamlit as st
 
 from explorer import app, figures
-from explorer.text import no_tree
+from explorer.text import XGB_SYMBOLS, no_tree
 from explorer.numbers import splits, summaries
 
 ctx = app.page("Tree m: its regions, its leaf values, and the update it makes")
@@ -37,7 +37,8 @@ def body(ctx):
                              feature_names=ctx.feature_names, leaf=s.leaf, sample=s.sample,
                              uirevision=ctx.key, k=k, classes=ctx.classes), s, "tree",
               key="chart_diagram", on_select=app.select_leaf_from, live=True)
-    st.caption(f"On each node, {splits.improvement_name(tr)} (Splits page).")
+    st.caption(f"On each node, {splits.improvement_name(tr)} (Splits page)."
+               + (" " + XGB_SYMBOLS if tr.second_order else ""))
     name = f"tree ({m}, {k})" if tr.is_multiclass else f"tree {m}"
     with st.expander(f"Every node of {name} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,

@@ -70,6 +70,11 @@ def f0_block(ctx) -> None:
                f"differ by {gap:.1e}. {loss.f0_note(f)}")
 
 
+def _tex_numbers(text: str) -> str:
+    """A rule's numbers as summaries.leaf_formula prints them, in TeX."""
+    return text.replace("×", r"\times ").replace("−", "-")
+
+
 def _two_lines(formula: str, numbers: str) -> str:
     """A formula, and "= its numbers" on a line of its own (the blocks sit in a narrow
     column)."""
@@ -89,31 +94,38 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
     st.markdown(f"**Leaf {leaf} of {tree}** ({who}): {L['n']} training points fitted it.")
     R = r"i \in R_{" + str(leaf) + "}"
     F = r"F_{" + str(m - 1) + "}(x_i)"
-    if f["denominator"] is None:
-        # a rule without a closed form here (exact minimiser, line search)
-        st.latex(r"\gamma = " + fmt(f["value"]))
-        st.caption(f"Leaf rule: {f['rule'].replace('_', ' ')}. For comparison, the Newton "
+    sym = r"w" if f["symbol"] == "w" else r"\gamma"
+    if f["numbers"] is None:
+        # a rule without a closed form here (the exact minimiser), or a floored hessian
+        st.latex(sym + " = " + fmt(f["value"]))
+        st.caption(f"Leaf rule: {f['formula']}. For comparison, the Newton "
                    f"step Σr / Σh would be {fmt(f['sum_r'])} / {fmt(f['sum_h'])} = "
                    f"{fmt(f['sum_r'] / f['sum_h'] if f['sum_h'] else 0.0)}.")
     else:
-        factor = "" if f["factor"] == 1.0 else (  # (K - 1)/K with K >= 3 classes
-            r"\frac{" + str(tr.n_classes - 1) + "}{" + str(tr.n_classes) + r"}\cdot")
-        numbers = (factor + r"\frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"])
-                   + "} = " + fmt(f["value"]))
-        if f["rule"] == "second_order":
-            st.latex(_two_lines(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{"
-                                + R + r"} h_i + \lambda}", numbers))
-            st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
+        numbers = _tex_numbers(f["numbers"]) + " = " + fmt(f["value"])
+        s_r, s_h = r"\sum_{" + R + r"} r_i", r"\sum_{" + R + r"} h_i"
+        if f["rule"] in ("second_order", "histogram"):
+            st.latex(_two_lines(sym + r" = -\frac{G}{H + \lambda} = \frac{" + s_r + "}{" + s_h
+                                + r" + \lambda}", numbers))
+            who = ("Second-order (xgboost) leaf weight w" if f["rule"] == "second_order"
+                   else "Histogram-tree (scikit-learn's HistGradientBoosting) leaf")
+            st.caption(f"{who}: G = −Σr = {fmt(-f['sum_r'])}, "
                        f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
+        elif f["rule"] == "line_search":
+            st.latex(_two_lines(r"\gamma = \rho_{" + str(m) + r"}\cdot\frac{1}{n}" + s_r,
+                                numbers))
+            st.caption(f"Leaf rule: line search. The leaf's mean residual Σr / n, times "
+                       f"the tree's one step ρ{sub(m)} = {fmt(f['rho'])}, the step that "
+                       "minimises the loss over all the training points along the tree.")
         elif f["rule"] == "mean" and loss.is_classifier:
-            st.latex(_two_lines(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i", numbers))
+            st.latex(_two_lines(r"\gamma = \frac{1}{n}" + s_r, numbers))
             st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
         else:
             st.latex(_two_lines(loss.leaf_tex(R, F), numbers))
             st.caption(loss.leaf_note(m))
-    st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + bracketed(L["gamma"]) + " = "
+    st.latex(r"\nu\," + sym + " = " + fmt(L["nu"]) + r" \times " + bracketed(L["gamma"]) + " = "
              + fmt(L["step"]))
-    st.caption(f"Every point of the leaf moves by ν·γ: "
+    st.caption(f"Every point of the leaf moves by ν·{f['symbol']}: "
                f"F{sub(m)}(x) = F{sub(m - 1)}(x) {plus(L['step'])}.")
     if L["floored"]:
         st.warning("The hessian sum of this leaf is below the floor (1e-150 per point): "
