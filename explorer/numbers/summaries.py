@@ -182,7 +182,7 @@ def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
         shown = f"{_n(sum_r)} / {n}"
     elif rule == "line_search":
         rho = float(trace.rho[m]) if trace.rho is not None else 1.0
-        den, factor, formula = float(n), rho, f"ρ_{m} · Σr / n"
+        den, factor, formula = float(n), rho, f"ρ{str(m).translate(_SUB)} · Σr / n"
         shown = f"{_n(rho)} × ({_n(sum_r)} / {n})"
     elif rule == "newton":
         den, formula = sum_h, "Σr / Σh"
@@ -204,6 +204,9 @@ def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
     return dict(rule=rule, symbol=symbol, numerator=numerator, denominator=den, value=value,
                 lam=lam, rho=rho, n=n, sum_r=sum_r, sum_h=sum_h, factor=factor,
                 formula=f"{symbol} = {formula}", numbers=shown, derivation=derivation)
+
+
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def _n(x) -> str:
