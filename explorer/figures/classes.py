@@ -16,7 +16,7 @@ from .. import losses
 from ..numbers.grid import Grid, region_edges
 from ..numbers.terms import class_shade, grid_probabilities
 from .theme import (ALONE, INK, Panel, base_layout, colorbar, esc, f32, finite, make_figure,
-                    marker_size, plane_layout, round_marker, scatter_type, selected_ring)
+                    map_size, marker_size, plane_layout, round_marker, scatter_type, selected_ring)
 
 # Okabe & Ito (2008), black left out (it cannot be made pale), then Tol's indigo, wine
 # and olive: ten classes that stay apart for the common colour-vision deficiencies.
@@ -129,7 +129,7 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     return make_figure([panel.trace(t) for t in data], base_layout(
         title(trace, m) if callable(title) else title or class_map_title(trace, m, k, classes),
-        height, uirevision,
+        height, uirevision, **map_size(panel, bar=k is not None),
         **plane_layout(grid, feature_names, panel), **shared))
 
 

@@ -106,7 +106,7 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 520,
     points = [(newton, f"Newton step {formula}", ORANGE, "diamond", 16)]
     if not s["pure"]:
         points.append((float(finite(s["exact"])), "exact minimiser γ*", GREEN, "star", 16))
-    used = float(finite(s.get("used", s["value"])))
+    used = float(finite(s.get("used", s.get("value", newton))))
     # the value the fit uses, ringed: it may sit on the Newton step or the minimiser
     sym = s.get("symbol", "γ")
     points.append((used, f"the value the fit uses, {sym} = {num(used, 6)}", RED, "circle-open",

@@ -30,7 +30,8 @@ from ..text import no_tree
 from .classes import class_boundaries, class_colour, class_labels, class_map
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
                     PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace,
-                    class_names, colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
+                    class_names, colorbar, empty_figure, esc, f32, finite, make_figure, map_size,
+                    marker_size, num,
                     plane_axis, plane_layout, scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
@@ -86,7 +87,7 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     title = title(trace, m) if callable(title) else title or probability_title(trace, m)
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, **plane_layout(grid, feature_names, panel),
+        title, height, uirevision, **map_size(panel), **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(PROBA_SCALE, 0.0, 1.0, bar)))
 
 
@@ -299,7 +300,8 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, **plane_layout(grid, feature_names, panel), **colour_axis))
+        title, height, uirevision, **map_size(panel), **plane_layout(grid, feature_names, panel),
+        **colour_axis))
 
 
 def _residual_colours(trace, scale, panel) -> tuple[dict, dict]:
