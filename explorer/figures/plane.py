@@ -26,13 +26,14 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid
 from ..numbers.summaries import leaf_rule, most_leaves, resolve_leaf
-from ..text import no_tree
+from ..text import leaf_symbol, no_tree
+from . import leaf_labels
 from .classes import class_boundaries, class_colour, class_labels, class_map
-from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
-                    PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace,
-                    class_names, colorbar, empty_figure, esc, f32, finite, make_figure, map_size,
-                    marker_size, num,
-                    plane_axis, plane_layout, scatter_type, selected_ring, signed)
+from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, LABELS_PLACED, MUTED,
+                    ORANGE, PLOT_PX, PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout,
+                    boundary_trace, class_names, colorbar, empty_figure, esc, f32, finite,
+                    make_figure, map_size, marker_size, num, plane_axis, plane_layout,
+                    scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
@@ -370,14 +371,20 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         vmax = float(np.max(np.abs(values[is_leaf])))
     vmax = max(float(finite(vmax)), 1e-12)
     shapes, notes, node_ids = [], [], []
-    n_visible = sum(1 for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"])
+    visible = [b for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"]]
+    n_visible = len(visible)
     text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
+    placed = None
+    if panel == ALONE and n_visible <= 40:  # each label where it stays readable
+        placed = leaf_labels.place(
+            [dict(node=int(b["node"]), x0=float(b["x0"]), x1=float(b["x1"]), y0=float(b["y0"]),
+                  y1=float(b["y1"]), g=float(values[int(b["node"])]),
+                  border=2 if int(b["node"]) == leaf else 0) for b in visible],
+            (grid.lo[0], grid.hi[0]), (grid.lo[1], grid.hi[1]), text_size, leaf_symbol(trace))
     selected = None
-    for b in boxes:
+    for b in visible:
         node = int(b["node"])
         x0, x1, y0, y1 = (float(b[k]) for k in ("x0", "x1", "y0", "y1"))
-        if not (x1 > x0 and y1 > y0):
-            continue  # the leaf lies outside the plane shown
         g = float(values[node])
         # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
         color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
@@ -387,13 +394,21 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                                      line=dict(color="white", width=2))))
         node_ids.append(node)
         if n_visible <= 40:  # a label per leaf: its hover has the leaf's numbers
-            notes.append(panel.ref(dict(
-                x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=f"γ = {signed(g)}", showarrow=False,
+            spot = placed[node] if placed else dict(text=f"γ = {signed(g)}", x=(x0 + x1) / 2,
+                                                    y=(y0 + y1) / 2, ax=None, shown=True)
+            note = dict(
+                x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False,
                 name=f"{LABEL}:{node}", font=dict(size=text_size, color=INK),
                 bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                borderwidth=2 if node == leaf else 0, borderpad=3,
-                hovertext=_leaf_hover(trace, m, node, k), captureevents=True)))
+                borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD,
+                hovertext=_leaf_hover(trace, m, node, k), captureevents=True)
+            if placed:  # beside its box, a leader line to it; or left to the hover
+                lead = spot["ax"] is not None
+                note.update(showarrow=lead, ax=spot["ax"] if lead else 0.0,
+                            ay=spot["ay"] if lead else 0.0, arrowhead=0, arrowwidth=1.5,
+                            arrowcolor=INK, standoff=0, opacity=1.0 if spot["shown"] else 0.0)
+            notes.append(panel.ref(note))
         if node == leaf:
             selected = panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
                                       fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4)))
@@ -435,9 +450,12 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
-    title = regions_title(trace, m, len(node_ids), k, classes)
+    hidden = (sum(not spot["shown"] for spot in placed.values()) if placed
+              else n_visible if n_visible > 40 else 0)
+    title = regions_title(trace, m, len(node_ids), k, classes, hidden)
+    own = dict(meta={PLOT_PX: leaf_labels.PLOT_PX, LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, shapes=shapes, annotations=notes,
+        title, height, uirevision, shapes=shapes, annotations=notes, **own,
         **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(DIVERGING, -1.0, 1.0, bar)))
 
@@ -472,11 +490,16 @@ def bar_title(vmax: float) -> str:
     return f"leaf value γ (max |γ| = {num(vmax, 3)})"
 
 
-def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None) -> str:
+def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None,
+                  hidden: int = 0) -> str:
     kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
+    sym = leaf_symbol(trace)
     tree = (f"Tree ({m}, {k}), of {class_labels(trace, classes)[k]}" if trace.is_multiclass
             else f"Tree {m} on the plane")
-    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} γ"
+    if hidden:  # the smallest leaves' values are in their hover
+        return (f"{tree}: {n_leaves} leaves, labelled with their {kind} {sym} "
+                f"({hidden} too small: hover)")
+    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} {sym}"
 
 
 def _point_groups(trace, classes):

@@ -96,6 +96,7 @@ CHART_MIN_WIDTH = 370  # px: a half-width column beside the sidebar in a 1280 px
 CHAR_EM = 0.47  # a character's advance, in ems of its font (measured: about 0.42)
 LINE_EM = 1.3  # a line's height, in ems
 _RULE = "layout_rule"  # the figure's own margins and height, kept in layout.meta
+LABELS_PLACED = "labels_placed"  # in layout.meta: the figure placed its data labels itself
 PLOT_PX = "plot_px"  # in layout.meta: the plotting area's height, the figure's grows to it
 MAP_PLOT_PX = 340  # the Model page's two maps: the same plotting area, side by side
 MAP_SIDE_PX = 90  # and the same room beside it (a colour bar's, kept when there is none)
@@ -326,6 +327,8 @@ def _leave_out_crowded_labels(layout: dict, width: float, plot: float, k: float,
     """Labels in data coordinates (annotations named :data:`LABEL`, such as a leaf's γ)
     that would meet a label kept before them are not drawn (``opacity`` 0: unlike
     ``visible``, a change of it redraws the label alone in plotly.js, and its hover stays)."""
+    if (layout.get("meta") or {}).get(LABELS_PLACED):
+        return
     kept: dict[tuple, list] = {}
     for note in layout.get("annotations") or []:
         if not is_label(note):
