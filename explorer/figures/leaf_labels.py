@@ -130,3 +130,69 @@ _SPOTS = [(0, 0), (0, 0.5), (0, -0.5), (0.5, 0), (-0.5, 0), (0, 1), (0, -1), (1,
           (1, -0.5), (-1, -0.5)]
 _RING = [(0, 1), (0, -1), (1, 0), (-1, 0), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7),
          (-0.7, -0.7)]
+
+
+LINE_WIDTH_PX = 360  # one input: the plotting width at the narrowest (no colour bar)
+
+
+def place_steps(steps: list[dict], x_range, y_range, font: float,
+                symbol: str = "γ") -> dict:
+    """The labels of a one-input tree's steps: {node: dict(text, x, y, ax, ay, shown)}.
+
+    ``steps`` are dicts with node, x0, x1 (the leaf's interval), g (its value, the step's
+    height) and border. A label sits just above or below its own step, over no other
+    step's line and no other label; a step at least 40 px long keeps its label (beside
+    it, with a leader line, when there is no room next to it); a shorter one only where
+    it fits. Placed in the order of |γ|, largest first.
+    """
+    sx = LINE_WIDTH_PX / max(x_range[1] - x_range[0], 1e-12)
+    sy = PLOT_PX / max(y_range[1] - y_range[0], 1e-12)
+
+    def to_px(x, y):
+        return (x - x_range[0]) * sx, (y - y_range[0]) * sy
+
+    lines = []
+    for s in steps:
+        (a, y), (b, _) = to_px(s["x0"], s["g"]), to_px(s["x1"], s["g"])
+        lines.append((a, y - 3, b, y + 3))
+    frame = (0.0, 0.0, LINE_WIDTH_PX, PLOT_PX)
+    order = sorted(steps, key=lambda s: -abs(s["g"]))
+    kept, out = [], {}
+
+    def free(rect):
+        return (frame[0] <= rect[0] and frame[1] <= rect[1] and rect[2] <= frame[2]
+                and rect[3] <= frame[3] and not any(_meets(rect, o) for o in kept)
+                and not any(_meets(rect, o) for o in lines))
+
+    def near(s, lead: bool):
+        (a, y), (b, _) = to_px(s["x0"], s["g"]), to_px(s["x1"], s["g"])
+        mid = (a + b) / 2
+        for text in texts(s["g"], symbol):
+            w, h = _size(text, font, s["border"])
+            offsets = (30, 45, 60, 80, 100) if lead else (h / 2 + 5,)
+            shifts = (0.0,) if lead else (0.0, -0.25, 0.25, -0.45, 0.45)
+            for off in offsets:
+                for side in (1, -1):
+                    for f in shifts:
+                        x = mid + f * (b - a)
+                        cy = y + side * off
+                        rect = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
+                        if free(rect):
+                            kept.append(rect)
+                            if lead:
+                                return dict(text=text, x=(mid / sx) + x_range[0], y=s["g"],
+                                            ax=0.0, ay=-(cy - y), shown=True)
+                            return dict(text=text, x=x / sx + x_range[0],
+                                        y=cy / sy + y_range[0], ax=None, ay=None, shown=True)
+        return None
+
+    big = [s for s in order if (s["x1"] - s["x0"]) * sx >= BIG[0]]
+    for s in big:
+        out[s["node"]] = near(s, False) or near(s, True)
+    for s in order:
+        if s["node"] not in out:
+            out[s["node"]] = near(s, False)
+        if out[s["node"]] is None:
+            out[s["node"]] = dict(text=texts(s["g"], symbol)[0], x=(s["x0"] + s["x1"]) / 2,
+                                  y=s["g"], ax=None, ay=None, shown=False)
+    return out

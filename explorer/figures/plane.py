@@ -585,23 +585,41 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
             shapes.append(dict(panel.ref(dict(type="rect", x0=x0, x1=x1)), y0=y0, y1=y1,
                                yref="paper", layer="below", fillcolor="rgba(230,115,11,0.12)",
                                line=dict(width=0)))
-        if len(boxes) <= 12:
-            notes.append(panel.ref(dict(x=cx[-1], y=g, text=f"γ = {signed(g)}", showarrow=False,
-                                        name=LABEL,
-                                        yshift=14, font=dict(size=13, color=INK),
-                                        bgcolor="rgba(255,255,255,0.8)",
-                                        bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                                        borderwidth=2 if node == leaf else 0)))
+    reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
+    placed = None
+    if panel == ALONE and len(nodes) <= 12:  # each label where it stays readable
+        placed = leaf_labels.place_steps(
+            [dict(node=n, x0=float(b["x0"]), x1=float(b["x1"]), g=float(values[n]),
+                  border=2 if n == leaf else 0)
+             for n, b in zip(nodes, [b for b in boxes if b["x1"] > b["x0"]])],
+            (grid.lo[0], grid.hi[0]), (-reach, reach), 13)
+    for node, g, mid in zip(nodes, cy, cx):
+        if len(nodes) > 12:
+            break
+        spot = placed[node] if placed else dict(x=mid, y=g, text=f"γ = {signed(g)}",
+                                                ax=None, shown=True)
+        note = dict(x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False, name=LABEL,
+                    font=dict(size=13, color=INK), bgcolor="rgba(255,255,255,0.8)",
+                    bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                    borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD)
+        if placed:
+            lead = spot["ax"] is not None
+            note.update(showarrow=lead, ax=spot["ax"] if lead else 0.0,
+                        ay=spot["ay"] if lead else 0.0, arrowhead=0, arrowwidth=1.5,
+                        arrowcolor=INK, standoff=0, opacity=1.0 if spot["shown"] else 0.0)
+        else:
+            note["yshift"] = 14
+        notes.append(panel.ref(note))
     data.append(dict(type="scatter", x=sx, y=sy, mode="lines", name=f"tree {m}: leaf value γ",
                      line=dict(color=ORANGE, width=4), hoverinfo="skip"))
     # the steps show the values: no colour scale, no colour bar
     data.append(_leaf_marks(trace, m, nodes, cx, cy, hover, 30))
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
-    reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
     title = f"Tree {m} over the residuals it fits: {len(nodes)} leaves, each at its γ"
+    own = dict(meta={PLOT_PX: leaf_labels.PLOT_PX, LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, shapes=shapes, annotations=notes,
+        title, height, uirevision, shapes=shapes, annotations=notes, **own,
         **panel.axes(dict(range=[grid.lo[0], grid.hi[0]],
                           title=dict(text=esc(feature_names[0]))),
                      dict(range=[-reach, reach], title=dict(text="r, γ"), zeroline=True,
