@@ -3,8 +3,9 @@
 The rule (issue 29, item 8): every leaf whose box is at least about 40 × 20 px on the
 chart keeps a label; the label goes inside its box where it fits (at the centre, else
 anywhere inside, else shortened: "γ = +1.27", "+1.27", "+1.3"), and otherwise beside the
-box with a leader line to it. Smaller leaves keep a label only where one fits without
-meeting another; their value is always in the hover. The leaves are placed in the order
+box with a leader line to it; so does the leaf of the largest |γ|, however small its
+box. Smaller leaves keep a label only where one fits without meeting another; their
+value is always in the hover. The leaves are placed in the order
 of |γ|, largest first, so a large value never loses its label to a smaller one, and no
 label meets another.
 
@@ -102,7 +103,8 @@ def place(leaves: list[dict], x_range, y_range, font: float, symbol: str = "γ")
                                     ax=x - cx, ay=-(y - cy), shown=True)
         return None
 
-    big = [leaf for leaf in order if _is_big(px[leaf["node"]])]
+    # the big boxes keep a label, and so does the largest |γ| however small its box
+    big = [leaf for j, leaf in enumerate(order) if j == 0 or _is_big(px[leaf["node"]])]
     for leaf in big:
         out[leaf["node"]] = inside(leaf)
     for leaf in big:
@@ -159,34 +161,38 @@ def place_steps(steps: list[dict], x_range, y_range, font: float,
     order = sorted(steps, key=lambda s: -abs(s["g"]))
     kept, out = [], {}
 
-    def free(rect):
+    def free(rect, over_lines=False):
         return (frame[0] <= rect[0] and frame[1] <= rect[1] and rect[2] <= frame[2]
                 and rect[3] <= frame[3] and not any(_meets(rect, o) for o in kept)
-                and not any(_meets(rect, o) for o in lines))
+                and (over_lines or not any(_meets(rect, o) for o in lines)))
 
     def near(s, lead: bool):
         (a, y), (b, _) = to_px(s["x0"], s["g"]), to_px(s["x1"], s["g"])
         mid = (a + b) / 2
         for text in texts(s["g"], symbol):
             w, h = _size(text, font, s["border"])
-            offsets = (30, 45, 60, 80, 100) if lead else (h / 2 + 5,)
-            shifts = (0.0,) if lead else (0.0, -0.25, 0.25, -0.45, 0.45)
-            for off in offsets:
-                for side in (1, -1):
-                    for f in shifts:
-                        x = mid + f * (b - a)
-                        cy = y + side * off
-                        rect = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
-                        if free(rect):
+            offsets = (30, 45, 60, 80, 100, 130, 160) if lead else (h / 2 + 5,)
+            shifts = (0.0, -0.25, 0.25, -0.45, 0.45)
+            # a leader line's label may lie over another step's line, never over a label
+            for over in ((False, True) if lead else (False,)):
+                for off in offsets:
+                    for side in (1, -1):
+                        for f in shifts:
+                            x = mid + f * (b - a) if not lead else mid + f * w * 2
+                            cy = y + side * off
+                            rect = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
+                            if not free(rect, over):
+                                continue
                             kept.append(rect)
                             if lead:
                                 return dict(text=text, x=(mid / sx) + x_range[0], y=s["g"],
-                                            ax=0.0, ay=-(cy - y), shown=True)
+                                            ax=x - mid, ay=-(cy - y), shown=True)
                             return dict(text=text, x=x / sx + x_range[0],
-                                        y=cy / sy + y_range[0], ax=None, ay=None, shown=True)
+                                        y=cy / sy + y_range[0], ax=None, ay=None,
+                                        shown=True)
         return None
 
-    big = [s for s in order if (s["x1"] - s["x0"]) * sx >= BIG[0]]
+    big = [s for j, s in enumerate(order) if j == 0 or (s["x1"] - s["x0"]) * sx >= BIG[0]]
     for s in big:
         out[s["node"]] = near(s, False) or near(s, True)
     for s in order:

@@ -390,7 +390,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
                                                   1.0)])[0]
         shapes.append(panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
-                                     fillcolor=color, opacity=0.6,
+                                     fillcolor=color, opacity=0.6, name=f"leaf:{node}",
                                      line=dict(color="white", width=2))))
         node_ids.append(node)
         if n_visible <= 40:  # a label per leaf: its hover has the leaf's numbers
@@ -598,7 +598,8 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
             break
         spot = placed[node] if placed else dict(x=mid, y=g, text=f"γ = {signed(g)}",
                                                 ax=None, shown=True)
-        note = dict(x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False, name=LABEL,
+        note = dict(x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False,
+                    name=f"{LABEL}:{node}",
                     font=dict(size=13, color=INK), bgcolor="rgba(255,255,255,0.8)",
                     bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
                     borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD)
