@@ -191,17 +191,34 @@ def _class_sample_block(ctx, i: int, m: int, ledger: dict, where: str) -> None:
     st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(names[y])})")
     p = ", ".join(fmt(v, 4) for v in ledger["p"][m])
     if m > 0:
+        # short headers (each told in full in its help and the caption) and three decimals
+        # (the ledger below has every digit): the table fits a half-width column at 1280 px;
+        # p is written out under it
+        before, now = f"F{sub(m - 1)}", f"F{sub(m)}"
+        number = st.column_config.NumberColumn
         st.dataframe({
             "class k": list(names),
-            f"leaf in tree ({m}, k)": ledger["leaf"][m],
-            "r fitted, y_k − p_k": ledger["residual"][m],
+            "leaf": ledger["leaf"][m],
+            "r": ledger["residual"][m],
             "γ": ledger["gamma"][m],
-            f"F_{m - 1},k": ledger["F"][m - 1],
-            f"F_{m},k = F_{m - 1},k + ν·γ": ledger["F"][m],
-            f"p_{m},k": ledger["p"][m],
-        }, hide_index=True, width="stretch")
-    st.latex(r"p_{" + str(m) + r"} = \operatorname{softmax}(F_{" + str(m) + "}) = (" + p
-             + ")")
+            before: ledger["F"][m - 1],
+            now: ledger["F"][m],
+        }, hide_index=True, width="stretch", column_config={
+            "class k": st.column_config.TextColumn(width=86),
+            "leaf": number(help=f"The sample's leaf in tree ({m}, k).", width=44),
+            "r": number(help=f"The residual y_k − p_k that tree ({m}, k) fitted.",
+                        format="%.3f", width=58),
+            "γ": number(help="The value of that leaf.", format="%.3f", width=58),
+            before: number(help=f"F_{m - 1},k: class k's score before round {m}.",
+                           format="%.3f", width=58),
+            now: number(help=f"F_{m},k = F_{m - 1},k + ν·γ: class k's score after round {m}.",
+                        format="%.3f", width=58),
+        })
+        st.caption(f"Each row is class k's tree ({m}, k): the sample's leaf in it, the "
+                   f"residual r = yₖ − pₖ it fitted, the leaf's value γ, and "
+                   f"{now},ₖ = {before},ₖ + ν·γ; p{sub(m)} = softmax({now}).")
+    st.latex(r"p_{" + str(m) + r"} = \operatorname{softmax}(F_{" + str(m) + r"})")
+    st.latex(r"= (" + p + ")")
 
 
 def ledger_table(ctx, ledger: dict, m: int) -> None:
