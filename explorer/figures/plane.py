@@ -45,8 +45,9 @@ def probability_title(trace, m: int) -> str:
 def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                     classes=None, show_valid: bool = False, sample: int | None = None,
                     height: int = 560, uirevision=None, title=None,
-                    panel: Panel = ALONE) -> go.Figure:
-    """View 1: p(class 1) after round m, the boundary p = 0.5 and the points.
+                    panel: Panel = ALONE, ring_label: str | None = None) -> go.Figure:
+    """View 1: p(class 1) after round m, the boundary p = 0.5 and the points (the
+    ``sample`` ringed, in the legend as ``ring_label``, by default "sample #i").
 
     Training points carry their index in ``customdata[0]`` (validation points -1),
     so a click can select a sample.
@@ -85,7 +86,8 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                             line=dict(color=CLASS_COLORS[c], width=2)),
                 hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
-        data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
+        data.append(selected_ring(X[sample, 0], X[sample, 1],
+                                  esc(ring_label or f"sample #{sample}"), len(y)))
     title = title(trace, m) if callable(title) else title or probability_title(trace, m)
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, **map_size(panel), **plane_layout(grid, feature_names, panel),
