@@ -97,8 +97,11 @@ def forms(story) -> dict:
     """
     a, b = story["sum_r"], story["sum_h"]
     out = dict(sum_r=a, sum_h=b, ratio=a / b if b else 0.0, sum_r_pm=None, sum_h_pm=None,
-               beta=None, gap_r=None, gap_h=None, used_0=_used_tex(story, a, b),
-               used_pm=None)
+               beta=None, gap_r=None, gap_h=None, used_pm=None,
+               # the rule from this form's sums, where its b is the fit's H (xgboost's
+               # softmax hessian is twice the loss's own: no form of it here)
+               used_0=_used_tex(story, a, b) if np.isclose(b, story.get("fit_sum_h", b))
+               else None)
     if "sum_r_pm" in story:
         a2, b2 = story["sum_r_pm"], story["sum_h_pm"]
         out.update(sum_r_pm=a2, sum_h_pm=b2, beta=a2 / b2 if b2 else 0.0, gap_r=abs(a - a2),
@@ -180,6 +183,7 @@ def _add_rule(story, trace, m, node, k):
     story.update(rule=f["rule"], symbol=f["symbol"], used=story["value"],
                  derivation=f["derivation"], rule_formula=f["formula"], lam=f["lam"],
                  rho=f["rho"], mean=story["sum_r"] / story["n"] if story["n"] else 0.0,
+                 fit_sum_h=f["sum_h"],
                  regularised=(story["taylor"] + 0.5 * f["lam"] * g**2) if f["lam"] > 0
                  else None)
     return story
