@@ -145,7 +145,7 @@ LATEX_NUMBERS = re.compile(r"\\\\ = (.+)\\end\{gathered\}")
 def test_the_tree_pages_leaf_formula_evaluates_to_its_value(warm_engine, case, m):
     at = open_page("pages/tree.py", round=m, **PAGES[case])
     assert_clean(at)
-    latex = [x.value for x in at.latex]
+    latex = [x.value.strip("$\n") for x in at.latex]  # st.latex wraps its text in $$
     # ν γ = ν × γ = step: γ as the fit recorded it (printed to 6 digits)
     (step,) = [x for x in latex if x.startswith(r"\nu\,")]
     nu, gamma, product = re.match(r"\\nu\\,\S+ = (\S+) \\times \(?(\S+?)\)? = (\S+)$",
