@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from .theme import LINE_EM, signed, text_width
 
-PLOT_PX = 330  # the plane's plotting height (layout.meta plot_px): its scale is known
+# the least plotting height of the plane (560 px, less a title of three lines and the
+# legend): a round whose title is shorter has a taller plot, which only spreads the labels
+PLOT_PX = 315
 WIDTH_PX = 316  # its plotting width at the narrowest: the Tree page's column at 1280 px
 BIG = (34.0, 17.0)  # a box at least this large here (40 × 20 px on screen) keeps a label
 GROW = 1.17  # labels measured this much larger: presenter mode's type grows faster

@@ -30,7 +30,7 @@ from ..text import leaf_symbol, no_tree
 from . import leaf_labels
 from .classes import class_boundaries, class_colour, class_labels, class_map
 from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, LABELS_PLACED, MUTED,
-                    ORANGE, PLOT_PX, PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout,
+                    ORANGE, PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout,
                     boundary_trace, class_names, colorbar, empty_figure, esc, f32, finite,
                     make_figure, map_size, marker_size, num, plane_axis, plane_layout,
                     scatter_type, selected_ring, signed)
@@ -455,7 +455,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     hidden = (sum(not spot["shown"] for spot in placed.values()) if placed
               else n_visible if n_visible > 40 else 0)
     title = regions_title(trace, m, len(node_ids), k, classes, hidden)
-    own = dict(meta={PLOT_PX: leaf_labels.PLOT_PX, LABELS_PLACED: True}) if placed else {}
+    own = dict(meta={LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes, **own,
         **plane_layout(grid, feature_names, panel),
@@ -620,7 +620,7 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
     title = f"Tree {m} over the residuals it fits: {len(nodes)} leaves, each at its γ"
-    own = dict(meta={PLOT_PX: leaf_labels.PLOT_PX, LABELS_PLACED: True}) if placed else {}
+    own = dict(meta={LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes, **own,
         **panel.axes(dict(range=[grid.lo[0], grid.hi[0]],
