@@ -444,7 +444,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
             hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
     # The colour bar, on a scale of gamma / vmax, vmax in its title: a new tree changes the
     # title alone (a new scale, or new tick labels, would redraw every trace).
-    bar = colorbar(bar_title(vmax), tickvals=[-1.0, 0.0, 1.0], ticktext=["−max", "0", "+max"])
+    bar = colorbar(bar_title(vmax, leaf_symbol(trace)), tickvals=[-1.0, 0.0, 1.0], ticktext=["−max", "0", "+max"])
     data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name="leaf value γ",
                      showlegend=False, hoverinfo="skip", marker=dict(color=[0.0], **panel.colour(
                          dict(cmin=-1.0, cmax=1.0, colorscale=DIVERGING, colorbar=bar,
@@ -487,9 +487,9 @@ def bin_lattice(trace, grid, panel: Panel = ALONE) -> list[dict]:
                  line=dict(color="rgba(60,60,60,0.35)", width=1, dash="dot"))]
 
 
-def bar_title(vmax: float) -> str:
-    """The leaf values' colour bar title: its scale ends at ±vmax."""
-    return f"leaf value γ (max |γ| = {num(vmax, 3)})"
+def bar_title(vmax: float, sym: str = "γ") -> str:
+    """The leaf values' colour bar title: its scale ends at ±vmax (w: xgboost's weight)."""
+    return f"leaf value {sym} (max |{sym}| = {num(vmax, 3)})"
 
 
 def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None,
