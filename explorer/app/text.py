@@ -70,9 +70,21 @@ def f0_block(ctx) -> None:
                f"differ by {gap:.1e}. {loss.f0_note(f)}")
 
 
-def _tex_numbers(text: str) -> str:
-    """A rule's numbers as summaries.leaf_formula prints them, in TeX."""
-    return text.replace("×", r"\times ").replace("−", "-")
+def _tex_numbers(f: dict, trace) -> str:
+    """A leaf rule's numbers (summaries.leaf_formula) in TeX, as fractions: narrower than
+    a line of slashes in the page's narrow column."""
+    sr = fmt(f["sum_r"])
+    if f["rule"] in ("second_order", "histogram"):
+        return r"\frac{" + sr + "}{" + fmt(f["sum_h"]) + " + " + fmt(f["lam"]) + "}"
+    if f["rule"] == "line_search":
+        return fmt(f["rho"]) + r" \cdot \frac{" + sr + "}{" + str(f["n"]) + "}"
+    if f["denominator"] == float(f["n"]) and f["rule"] != "newton" or not trace.is_classifier:
+        return r"\frac{" + sr + "}{" + str(f["n"]) + "}"  # the mean residual
+    factor = ""
+    if f["factor"] != 1.0:  # (K - 1)/K with K >= 3 classes
+        K = trace.n_classes
+        factor = r"\frac{" + str(K - 1) + "}{" + str(K) + r"}\cdot"
+    return factor + r"\frac{" + sr + "}{" + fmt(f["sum_h"]) + "}"
 
 
 def _two_lines(formula: str, numbers: str) -> str:
@@ -102,7 +114,7 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
                    f"step Σr / Σh would be {fmt(f['sum_r'])} / {fmt(f['sum_h'])} = "
                    f"{fmt(f['sum_r'] / f['sum_h'] if f['sum_h'] else 0.0)}.")
     else:
-        numbers = _tex_numbers(f["numbers"]) + " = " + fmt(f["value"])
+        numbers = _tex_numbers(f, tr) + " = " + fmt(f["value"])
         s_r, s_h = r"\sum_{" + R + r"} r_i", r"\sum_{" + R + r"} h_i"
         if f["rule"] in ("second_order", "histogram"):
             st.latex(_two_lines(sym + r" = -\frac{G}{H + \lambda} = \frac{" + s_r + "}{" + s_h
