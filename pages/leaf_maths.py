@@ -148,10 +148,12 @@ def body(ctx):
             e_k = r"\,e_k" if tr.is_multiclass else ""  # K classes: the step moves F_k alone
             st.latex(r"L_R(\gamma) = \sum_{i \in R} L(y_i, F_{" + str(m - 1)
                      + r"}(x_i) + \gamma" + e_k + ")")
-            st.latex(r"L_R(\gamma) \approx L_R(0) - \gamma \sum r_i + \tfrac12 \gamma^2 "
-                     r"\sum h_i")
-            st.latex(r"= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
-                     + r")\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
+            # on two lines each: the column is narrow
+            st.latex(r"\begin{gathered}L_R(\gamma) \approx L_R(0) \\ - \gamma \sum r_i "
+                     r"+ \tfrac12 \gamma^2 \sum h_i\end{gathered}")
+            st.latex(r"\begin{gathered}= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
+                     + r")\,\gamma \\ + \tfrac12\," + fmt(story["sum_h"])
+                     + r"\,\gamma^2\end{gathered}")
             exact, gap = (("none", "∞") if story["pure"] else
                           (fmt(story["exact"]), f"{story['gap']:.2e}" if story["gap"] else "0"))
             sym = story["symbol"]
