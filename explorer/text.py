@@ -56,3 +56,16 @@ NO_TREE = "Round 0 has no tree: F₀(x) = f₀ everywhere."
 def no_tree(what: str = "") -> str:
     """Round 0's message, where a view needs a tree: what to do to see ``what``."""
     return f"{NO_TREE} Step to round 1{' to see ' + what if what else ''}."
+
+
+# Second-order trees write xgboost's symbols, said once where they are shown
+XGB_SYMBOLS = ("The symbols are those of xgboost's documentation: w is a leaf's weight "
+               "(its value), γ (gamma) the minimum loss reduction a split must make, and λ "
+               "(lambda) the L2 penalty on the weights.")
+
+
+def leaf_symbol(trace) -> str:
+    """The letter of a leaf's value: w for second-order (xgboost) trees, whose γ is the
+    minimum split loss; γ otherwise."""
+    params = getattr(trace, "params", {}) or {}
+    return "w" if params.get("split") == "hessian" else "γ"

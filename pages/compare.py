@@ -3,6 +3,7 @@
 import streamlit as st
 
 from explorer import app, figures
+from explorer.data import deepest_row
 from explorer.state import COMPARISONS, PAIRS, REGRESSION_PAIRS
 
 ctx = app.page("Compare: two settings on the same data, round by round")
@@ -28,19 +29,24 @@ def body(ctx):
     if s.is_regression and s.pair == "leafrule":
         st.caption("With squared error every hessian is 1: the Newton step Σr / Σh is the "
                    "mean residual, so the two sides are the same fit.")
+    marked = {}
     if flip == "deepest":
-        st.caption("On both sides the training point deepest inside its class has its label "
-                   "flipped: the exponential loss weighs it by e^(−yF), which grows without "
-                   "bound, and log-loss by |y − p| < 1.")
+        i = deepest_row(ctx.train)
+        marked = dict(sample=i, ring_label=f"flipped point #{i}")  # ringed on both maps
+        st.caption(f"On both sides the training point deepest inside its class (#{i}, "
+                   "ringed) has its label flipped: the exponential loss weighs it by "
+                   "e^(−ỹF), ỹ = 2y − 1, which grows without bound, and log-loss by "
+                   "|y − p| < 1.")
     elif flip:
-        st.caption(f"{flip:.0%} of the training labels are flipped on both sides: the points "
-                   "the exponential loss weighs by e^(−yF) pull its boundary much harder.")
+        st.caption(f"{flip:.0%} of the training labels are flipped on both sides: the "
+                   "points the exponential loss weighs by e^(−ỹF) (ỹ = 2y − 1) pull its "
+                   "boundary much harder.")
     columns = st.columns(2, gap="small")
     for side, column, fit, label in zip("ab", columns, fits, labels):
         with column:
             st.markdown(f"**{app.md_escape(label)}**")
             app.chart(app.following(fit, s, f"compare_{side}", figures.model_view, fit[1],
-                                    uirevision=fit[2], **ctx.names),
+                                    uirevision=fit[2], **marked, **ctx.names),
                       s, f"compare_{side}", live=True)
     app.chart(app.following(fits[0], s, "compare_curves", figures.compare_curves,
                             before=(fits[0][0], fits[1][0]), labels=labels,

@@ -5,7 +5,8 @@ check of the fit on screen against the reference implementation."""
 import streamlit as st
 
 from explorer import app, figures, losses
-from explorer.text import no_tree
+from explorer.text import XGB_SYMBOLS, bracketed, no_tree
+from explorer.app.text import sub
 from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
@@ -34,12 +35,16 @@ def forms(story, trace):
         st.latex(r"a = \sum_{i \in R} (y_i - p_i) = " + fmt(f["sum_r"]))
         st.latex(r"b = \sum_{i \in R} p_i (1 - p_i) = " + fmt(f["sum_h"]))
         st.latex(r"\gamma_1 = a / b = " + fmt(f["ratio"]))
+        if f["used_0"]:
+            st.latex(f["used_0"])
     with right:
         st.markdown("**Labels y ∈ {−1, +1}**")
         if f["beta"] is not None:
             st.latex(r"\sum_{i \in R} \frac{y_i}{1 + e^{y_i F_i}} = " + fmt(f["sum_r_pm"]))
             st.latex(r"\sum_{i \in R} |r_i|\,(1 - |r_i|) = " + fmt(f["sum_h_pm"]))
             st.latex(r"\beta = " + fmt(f["beta"]))
+            if f["used_pm"]:
+                st.latex(f["used_pm"])
             st.caption(f"The two forms differ by {f['gap_r']:.1e} (numerator) and "
                        f"{f['gap_h']:.1e} (denominator): the same model. Friedman's 2001 "
                        "paper writes log(1 + e^(−2yF)), which halves F; the explorer uses "
@@ -96,6 +101,27 @@ def pure_note(story, name) -> str:
             "minimisation would run away.")
 
 
+def rule_note(story, m) -> str:
+    """Why the value used is, or is not, the Newton step or the minimiser."""
+    rule = story["rule"]
+    if rule == "second_order":
+        return ("Second-order (xgboost) trees: λ adds ½λw² to the leaf's loss, so the "
+                "weight w = −G / (H + λ) is the minimum of the quadratic plus ½λw² (the "
+                "dotted curve), not of the quadratic alone. " + XGB_SYMBOLS)
+    if rule == "histogram":
+        return ("Histogram trees (scikit-learn's HistGradientBoosting): γ = −G / (H + λ) "
+                "with G = −Σr and H = Σh; with λ = 0 it is the Newton step.")
+    if rule == "line_search":
+        return (f"Line search: each leaf's mean residual Σr / n, times one step ρ{sub(m)} "
+                f"= {fmt(story['rho'])} for the whole tree, the step that minimises the "
+                "loss over all the training points along the tree's direction.")
+    if rule == "mean":
+        return "Mean leaves: the mean residual, a plain gradient step (no Newton step)."
+    if rule == "exact":
+        return "Exact leaves: the minimiser of the leaf's own loss (Newton's method iterated)."
+    return "Newton leaves: one Newton step on the leaf's own loss."
+
+
 def body(ctx):
     s = app.round_bar(ctx)
     m = s.round
@@ -122,22 +148,28 @@ def body(ctx):
             e_k = r"\,e_k" if tr.is_multiclass else ""  # K classes: the step moves F_k alone
             st.latex(r"L_R(\gamma) = \sum_{i \in R} L(y_i, F_{" + str(m - 1)
                      + r"}(x_i) + \gamma" + e_k + ")")
-            st.latex(r"L_R(\gamma) \approx L_R(0) - \gamma \sum r_i + \tfrac12 \gamma^2 "
-                     r"\sum h_i")
-            st.latex(r"= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
-                     + r")\,\gamma + \tfrac12\," + fmt(story["sum_h"]) + r"\,\gamma^2")
+            # on two lines each: the column is narrow
+            st.latex(r"\begin{gathered}L_R(\gamma) \approx L_R(0) \\ - \gamma \sum r_i "
+                     r"+ \tfrac12 \gamma^2 \sum h_i\end{gathered}")
+            st.latex(r"\begin{gathered}= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
+                     + r")\,\gamma \\ + \tfrac12\," + fmt(story["sum_h"])
+                     + r"\,\gamma^2\end{gathered}")
             exact, gap = (("none", "∞") if story["pure"] else
                           (fmt(story["exact"]), f"{story['gap']:.2e}" if story["gap"] else "0"))
+            sym = story["symbol"]
             # a table, not three metrics: the numbers keep all their digits in a narrow column
-            st.markdown(f"| Newton {story['newton_formula']} | exact γ* | gap γ* − γ₁ |\n"
-                        "| ---: | ---: | ---: |\n"
-                        f"| {fmt(story['newton'])} | {exact} | {gap} |")
+            st.markdown(f"| Newton {story['newton_formula']} | exact γ* | gap γ* − γ₁ | "
+                        f"used {sym} |\n| ---: | ---: | ---: | ---: |\n"
+                        f"| {fmt(story['newton'])} | {exact} | {gap} | "
+                        f"**{fmt(story['used'])}** |")
             if story["pure"]:
                 st.warning(pure_note(story, ctx.classes[k] if tr.is_multiclass
                                      else ctx.classes[1]), icon=":material/warning:")
-            st.caption(f"The leaf's recorded value is {fmt(story['value'])} "
-                       f"(rule: {s.leafrule if not s.is_hessian else '−G/(H + λ)'}); the "
-                       f"update is ν × value = {fmt(story['update'])}.")
+            st.markdown("**The value the fit uses** (ringed on the chart): "
+                        + app.md_escape(story["derivation"]))
+            st.caption(rule_note(story, m) + f" The update is ν × {sym} = "
+                       f"{fmt(tr.learning_rate)} × {bracketed(story['used'])} = "
+                       f"{fmt(story['update'])}.")
         if losses.of(tr).pm_form:
             st.markdown("##### The same step in both label conventions")
             forms(story, tr)

@@ -39,9 +39,13 @@ def body(ctx):
     k = None
     if tr.is_multiclass:  # the residuals' and the tree's class; p_k on the model on request
         pick, toggle = st.columns([2, 1], vertical_alignment="bottom")
-        k = app.class_picker(ctx, s, pick)
-        app.field("pk", s, toggle)
-        k = k if s.pk or view != "model" else None
+        if view == "model":
+            app.field("pk", s, toggle)
+        if view != "model" or s.pk:  # the class map shows every class: no picker there
+            k = app.class_picker(ctx, s, pick)
+        else:
+            pick.caption("The model's class map shows every class; turn on p_k to map "
+                         "one class.")
     names = dict(feature_names=ctx.feature_names, classes=ctx.train.classes or None,
                  target_name=ctx.target_name, k=k)
     label = f"{ctx.train.name}, {len(tr.y)} training points"
@@ -50,8 +54,9 @@ def body(ctx):
     def board():  # for the files, made only when a download is clicked
         return export.storyboard(*args, **options)
 
+    points = len(ctx.train.y) + (len(ctx.valid.y) if ctx.valid is not None else 0)
     dataset = ("upload-" + ctx.train.name if s.is_upload else "drawn" if s.is_drawn
-               else f"{s.data}{s.n}")
+               else f"{s.data}{points}")  # the data's own size (iris: 150, whatever n says)
 
     def name(kind, which, ext):
         return export.export_name(dataset, tr.params, kind, which, ext)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from explorer import app
 from explorer.figures.pages import TITLES
-from explorer.text import no_tree
+from explorer.text import XGB_SYMBOLS, no_tree
 from explorer.numbers import splits, summaries
 
 ctx = app.page(TITLES["tree"])
@@ -34,7 +34,8 @@ def body(ctx):
     app.chart(app.follow(ctx, s, charts.chart("update")), s, "update", live=True)
     app.chart(app.follow(ctx, s, charts.chart("tree")), s, "tree", key="chart_diagram",
               on_select=app.select_leaf_from, live=True)
-    st.caption(f"On each node, {splits.improvement_name(tr)} (Splits page).")
+    st.caption(f"On each node, {splits.improvement_name(tr)} (Splits page)."
+               + (" " + XGB_SYMBOLS if tr.second_order else ""))
     name = f"tree ({m}, {k})" if tr.is_multiclass else f"tree {m}"
     with st.expander(f"Every node of {name} as a table"):
         st.dataframe(summaries.node_table(tr, m, ctx.feature_names, k), hide_index=True,

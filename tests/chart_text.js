@@ -87,7 +87,46 @@
                             frame.top - t.box.top, t.box.bottom - frame.bottom);
       if (past > tolerance) cut.push([describe(t), Math.round(past * 10) / 10]);
     }
-    return { texts: all.length, overlaps, cut };
+    return { texts: all.length, overlaps, cut, broken: brokenSymbols(root) };
+  }
+
+  // Texts whose markup breaks a line inside a sub- or superscript: F<sub>2,<br>0</sub>.
+  // Read from the figure's own markup (plotly draws each line as a tspan of its own, and
+  // a symbol cut by a break is two half-symbols there): every title, annotation, axis
+  // and legend text of the figure the chart holds.
+  const BROKEN = /<(sub|sup)>(?:(?!<\/\1>).)*?<br\s*\/?>/i;
+
+  function brokenSymbols(root) {
+    const found = [];
+    const seen = new Set();
+    function walk(node, depth) {
+      if (!node || depth > 8 || seen.has(node)) return;
+      if (typeof node === "string") {
+        if (BROKEN.test(node)) found.push(node.slice(0, 90));
+        return;
+      }
+      if (typeof node !== "object") return;
+      seen.add(node);
+      if (Array.isArray(node)) {
+        if (node.length > 200) return;  // data arrays hold no markup worth reading
+        node.forEach((item) => walk(item, depth + 1));
+        return;
+      }
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "text" || key === "name" || key === "title" || key === "annotations"
+            || key === "layout" || key === "data" || /^(x|y)axis\d*$/.test(key)
+            || key === "legend" || key === "colorbar" || key === "marker") {
+          walk(value, depth + 1);
+        }
+      }
+    }
+    if (root.layout) walk({ layout: root.layout, data: root.data }, 0);
+    else {  // an exported SVG: its text, lines as tspans, has no markup left to read
+      for (const el of root.querySelectorAll("text")) {
+        if (/<(sub|sup)>/i.test(el.textContent || "")) found.push(el.textContent.slice(0, 90));
+      }
+    }
+    return found;
   }
 
   function name(root, index) {
@@ -99,6 +138,8 @@
     const view = root.closest && root.closest("[data-view]");
     return view ? view.getAttribute("data-view") : "chart " + index;
   }
+
+  window.chartTextBrokenSymbols = brokenSymbols;
 
   window.chartTextProblems = function (tolerance = 1.5) {
     // not the charts out of sight (stepper.js measures labels in one while the page rests)

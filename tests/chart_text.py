@@ -75,4 +75,7 @@ def summary(found: list[dict]) -> list[str]:
             lines.append(f"{chart['chart']} ({chart['width']} px): {a} overlaps {b} by {depth} px")
         for a, past in chart["cut"]:
             lines.append(f"{chart['chart']} ({chart['width']} px): {a} is cut off by {past} px")
+        for text in chart.get("broken", []):
+            lines.append(f"{chart['chart']} ({chart['width']} px): a line break inside a "
+                         f"sub- or superscript: {text!r}")
     return lines

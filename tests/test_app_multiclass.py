@@ -100,7 +100,7 @@ def test_the_sample_page_follows_the_sample_through_each_class_tree():
     assert "p of class 2" in chart_text(at) and "F of class 0" in chart_text(at)
     block = at.dataframe[0].value
     assert list(block["class k"]) == ["0", "1", "2"]
-    assert "leaf in tree (2, k)" in block.columns and (block["leaf in tree (2, k)"] >= 0).all()
+    assert "leaf" in block.columns and (block["leaf"] >= 0).all()
     assert r"\operatorname{softmax}" in page_text(at)
 
 

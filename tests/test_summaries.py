@@ -44,8 +44,8 @@ def test_leaf_summary_is_the_newton_step(moons_fit):
 
 @pytest.mark.parametrize("kwargs, rule, closed", [
     ({}, "newton", True), ({"leaf": "mean"}, "mean", True), ({"leaf": "exact"}, "exact", False),
-    ({"leaf": "line_search"}, "line_search", False),
-    ({"split": "hessian"}, "second_order", True)])
+    ({"leaf": "line_search"}, "line_search", True),
+    ({"split": "hessian"}, "second_order", True), ({"split": "histogram"}, "histogram", True)])
 def test_leaf_formula_matches_the_recorded_value(warm_engine, kwargs, rule, closed):
     ds = make_toy("moons", n=200, seed=2)
     tr = fit(ds.X, ds.y, n_rounds=3, **kwargs)
@@ -54,8 +54,8 @@ def test_leaf_formula_matches_the_recorded_value(warm_engine, kwargs, rule, clos
         assert f["rule"] == rule
         if closed:
             assert f["denominator"] is not None
-            assert math.isclose(f["numerator"] / f["denominator"], f["value"], rel_tol=1e-6,
-                                abs_tol=1e-9)
+            assert math.isclose(f["factor"] * f["numerator"] / f["denominator"], f["value"],
+                                rel_tol=1e-6, abs_tol=1e-9)
         else:
             assert f["denominator"] is None
 

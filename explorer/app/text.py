@@ -70,6 +70,23 @@ def f0_block(ctx) -> None:
                f"differ by {gap:.1e}. {loss.f0_note(f)}")
 
 
+def _tex_numbers(f: dict, trace) -> str:
+    """A leaf rule's numbers (summaries.leaf_formula) in TeX, as fractions: narrower than
+    a line of slashes in the page's narrow column."""
+    sr = fmt(f["sum_r"])
+    if f["rule"] in ("second_order", "histogram"):
+        return r"\frac{" + sr + "}{" + fmt(f["sum_h"]) + " + " + fmt(f["lam"]) + "}"
+    if f["rule"] == "line_search":
+        return fmt(f["rho"]) + r" \cdot \frac{" + sr + "}{" + str(f["n"]) + "}"
+    if f["denominator"] == float(f["n"]) and f["rule"] != "newton" or not trace.is_classifier:
+        return r"\frac{" + sr + "}{" + str(f["n"]) + "}"  # the mean residual
+    factor = ""
+    if f["factor"] != 1.0:  # (K - 1)/K with K >= 3 classes
+        K = trace.n_classes
+        factor = r"\frac{" + str(K - 1) + "}{" + str(K) + r"}\cdot"
+    return factor + r"\frac{" + sr + "}{" + fmt(f["sum_h"]) + "}"
+
+
 def _two_lines(formula: str, numbers: str) -> str:
     """A formula, and "= its numbers" on a line of its own (the blocks sit in a narrow
     column)."""
@@ -89,38 +106,41 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
     st.markdown(f"**Leaf {leaf} of {tree}** ({who}): {L['n']} training points fitted it.")
     R = r"i \in R_{" + str(leaf) + "}"
     F = r"F_{" + str(m - 1) + "}(x_i)"
-    if f["denominator"] is None:
-        # a rule without a closed form here (exact minimiser, line search)
-        st.latex(r"\gamma = " + fmt(f["value"]))
-        st.caption(f"Leaf rule: {f['rule'].replace('_', ' ')}. For comparison, the Newton "
+    sym = r"w" if f["symbol"] == "w" else r"\gamma"
+    if f["numbers"] is None:
+        # a rule without a closed form here (the exact minimiser), or a floored hessian
+        st.latex(sym + " = " + fmt(f["value"]))
+        st.caption(f"Leaf rule: {f['formula']}. For comparison, the Newton "
                    f"step Σr / Σh would be {fmt(f['sum_r'])} / {fmt(f['sum_h'])} = "
                    f"{fmt(f['sum_r'] / f['sum_h'] if f['sum_h'] else 0.0)}.")
     else:
-        factor = "" if f["factor"] == 1.0 else (  # (K - 1)/K with K >= 3 classes
-            r"\frac{" + str(tr.n_classes - 1) + "}{" + str(tr.n_classes) + r"}\cdot")
-        numbers = (factor + r"\frac{" + fmt(f["numerator"]) + "}{" + fmt(f["denominator"])
-                   + "} = " + fmt(f["value"]))
-        if f["rule"] == "second_order":
-            st.latex(_two_lines(r"w = -\frac{G}{H + \lambda} = \frac{\sum_{" + R + r"} r_i}{\sum_{"
-                                + R + r"} h_i + \lambda}", numbers))
-            st.caption(f"Second-order (xgboost) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
-                       f"H = Σh = {fmt(f['sum_h'])}, λ = {fmt(f['lam'])}.")
-        elif f["rule"] == "histogram":
-            st.latex(_two_lines(r"\gamma = -\frac{G}{H + \lambda} = \frac{\sum_{" + R
-                                + r"} r_i}{\sum_{" + R + r"} h_i + \lambda}", numbers))
-            counts = "" if loss.is_classifier else " (a regression: H counts the points)"
-            st.caption(f"Histogram (HistGradientBoosting) leaf: G = −Σr = {fmt(-f['sum_r'])}, "
-                       f"H = Σh = {fmt(f['sum_h'])}{counts}, λ = {fmt(f['lam'])}; "
-                       "scikit-learn adds 1e-15 to H + λ.")
+        numbers = _tex_numbers(f, tr) + " = " + fmt(f["value"])
+        s_r, s_h = r"\sum_{" + R + r"} r_i", r"\sum_{" + R + r"} h_i"
+        if f["rule"] in ("second_order", "histogram"):
+            st.latex(_two_lines(sym + r" = -\frac{G}{H + \lambda} = \frac{" + s_r + "}{" + s_h
+                                + r" + \lambda}", numbers))
+            who = ("Second-order (xgboost) leaf weight w" if f["rule"] == "second_order"
+                   else "Histogram-tree (scikit-learn's HistGradientBoosting) leaf")
+            counts = ("" if loss.is_classifier or f["rule"] != "histogram"
+                      else " (a regression: H counts the points)")
+            guard = "; scikit-learn adds 1e-15 to H + λ" if f["rule"] == "histogram" else ""
+            st.caption(f"{who}: G = −Σr = {fmt(-f['sum_r'])}, "
+                       f"H = Σh = {fmt(f['sum_h'])}{counts}, λ = {fmt(f['lam'])}{guard}.")
+        elif f["rule"] == "line_search":
+            st.latex(_two_lines(r"\gamma = \rho_{" + str(m) + r"}\cdot\frac{1}{n}" + s_r,
+                                numbers))
+            st.caption(f"Leaf rule: line search. The leaf's mean residual Σr / n, times "
+                       f"the tree's one step ρ{sub(m)} = {fmt(f['rho'])}, the step that "
+                       "minimises the loss over all the training points along the tree.")
         elif f["rule"] == "mean" and loss.is_classifier:
-            st.latex(_two_lines(r"\gamma = \frac{1}{n}\sum_{" + R + r"} r_i", numbers))
+            st.latex(_two_lines(r"\gamma = \frac{1}{n}" + s_r, numbers))
             st.caption("Leaf rule: mean residual (a plain gradient step, no Newton step).")
         else:
             st.latex(_two_lines(loss.leaf_tex(R, F), numbers))
             st.caption(loss.leaf_note(m))
-    st.latex(r"\nu\,\gamma = " + fmt(L["nu"]) + r" \times " + bracketed(L["gamma"]) + " = "
+    st.latex(r"\nu\," + sym + " = " + fmt(L["nu"]) + r" \times " + bracketed(L["gamma"]) + " = "
              + fmt(L["step"]))
-    st.caption(f"Every point of the leaf moves by ν·γ: "
+    st.caption(f"Every point of the leaf moves by ν·{f['symbol']}: "
                f"F{sub(m)}(x) = F{sub(m - 1)}(x) {plus(L['step'])}.")
     if L["floored"]:
         st.warning("The hessian sum of this leaf is below the floor (1e-150 per point): "
@@ -186,17 +206,34 @@ def _class_sample_block(ctx, i: int, m: int, ledger: dict, where: str) -> None:
     st.caption(f"Sample #{i}: {where}, label y = {y} (class {md_escape(names[y])})")
     p = ", ".join(fmt(v, 4) for v in ledger["p"][m])
     if m > 0:
+        # short headers (each told in full in its help and the caption) and three decimals
+        # (the ledger below has every digit): the table fits a half-width column at 1280 px;
+        # p is written out under it
+        before, now = f"F{sub(m - 1)}", f"F{sub(m)}"
+        number = st.column_config.NumberColumn
         st.dataframe({
             "class k": list(names),
-            f"leaf in tree ({m}, k)": ledger["leaf"][m],
-            "r fitted, y_k − p_k": ledger["residual"][m],
+            "leaf": ledger["leaf"][m],
+            "r": ledger["residual"][m],
             "γ": ledger["gamma"][m],
-            f"F_{m - 1},k": ledger["F"][m - 1],
-            f"F_{m},k = F_{m - 1},k + ν·γ": ledger["F"][m],
-            f"p_{m},k": ledger["p"][m],
-        }, hide_index=True, width="stretch")
-    st.latex(r"p_{" + str(m) + r"} = \operatorname{softmax}(F_{" + str(m) + "}) = (" + p
-             + ")")
+            before: ledger["F"][m - 1],
+            now: ledger["F"][m],
+        }, hide_index=True, width="stretch", column_config={
+            "class k": st.column_config.TextColumn(width=86),
+            "leaf": number(help=f"The sample's leaf in tree ({m}, k).", width=44),
+            "r": number(help=f"The residual y_k − p_k that tree ({m}, k) fitted.",
+                        format="%.3f", width=58),
+            "γ": number(help="The value of that leaf.", format="%.3f", width=58),
+            before: number(help=f"F_{m - 1},k: class k's score before round {m}.",
+                           format="%.3f", width=58),
+            now: number(help=f"F_{m},k = F_{m - 1},k + ν·γ: class k's score after round {m}.",
+                        format="%.3f", width=58),
+        })
+        st.caption(f"Each row is class k's tree ({m}, k): the sample's leaf in it, the "
+                   f"residual r = yₖ − pₖ it fitted, the leaf's value γ, and "
+                   f"{now},ₖ = {before},ₖ + ν·γ; p{sub(m)} = softmax({now}).")
+    st.latex(r"p_{" + str(m) + r"} = \operatorname{softmax}(F_{" + str(m) + r"})")
+    st.latex(r"= (" + p + ")")
 
 
 def ledger_table(ctx, ledger: dict, m: int) -> None:

@@ -12,7 +12,7 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
-from ..text import no_tree, settled
+from ..text import leaf_symbol, no_tree, settled
 from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
                     empty_figure, esc, finite, make_figure, num, round_marker, signed)
@@ -102,9 +102,9 @@ def leaf_rule_text(trace, m: int | None = None) -> str:
     the mean."""
     p = trace.params
     leaf, split = p.get("leaf", "newton"), p.get("split", "squared_error")
-    if split in ("hessian", "histogram"):
+    if split in ("hessian", "histogram"):  # xgboost's leaf weight w; scikit-learn's γ
         lam = num(p.get("reg_lambda", 0.0))
-        return f"γ = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
+        return f"{leaf_symbol(trace)} = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
     if leaf == "mean" or (not trace.is_classifier and leaf != "line_search"):
         return "γ = Σr / n (the mean residual)"  # squared error: Newton and exact are the mean
     if leaf == "exact":
@@ -143,6 +143,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
         leaf = summaries.resolve_leaf(trace, m, leaf, sample, k)[0]
     tree = trace.tree(m, k)
     title = diagram_title(trace, m, k, classes)
+    sym = leaf_symbol(trace)  # w for second-order trees (xgboost's leaf weight)
     x, depth = _tree_layout(tree)
     is_leaf = tree["left"] < 0
     n_leaves = int(is_leaf.sum())
@@ -182,10 +183,10 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
             if tiny:
                 text = f"<b>{signed(g, 2)}</b>"
             elif compact:
-                text = f"n={n}<br><b>γ={signed(g, 3)}</b>"
+                text = f"n={n}<br><b>{sym}={signed(g, 3)}</b>"
             else:
                 text = (f"leaf {k}<br>n = {n}<br>Σr = {sr}<br>Σh = {sh}"
-                        f"<br><b>γ = {signed(g, 4)}</b>")
+                        f"<br><b>{sym} = {signed(g, 4)}</b>")
             bg = sample_colorscale(DIVERGING, [0.5 + 0.3 * g / vmax])[0]
             border, bw = (INK, 3) if k == leaf else ("#9aa3ad", 1)
         notes.append(dict(x=x[k], y=-depth[k], text=text, showarrow=False, align="center",

@@ -16,7 +16,7 @@ from .. import losses
 from ..numbers.grid import Grid, region_edges
 from ..numbers.terms import class_shade, grid_probabilities
 from .theme import (ALONE, INK, Panel, base_layout, colorbar, esc, f32, finite, make_figure,
-                    marker_size, plane_layout, round_marker, scatter_type, selected_ring)
+                    map_size, marker_size, plane_layout, round_marker, scatter_type, selected_ring)
 
 # Okabe & Ito (2008), black left out (it cannot be made pale), then Tol's indigo, wine
 # and olive: ten classes that stay apart for the common colour-vision deficiencies.
@@ -53,6 +53,9 @@ def _class_scale(K: int) -> list:
     return scale
 
 
+NEUTRAL = "#f0f0f0"  # the class map where every class is as probable
+
+
 def class_map_title(trace, m: int, k: int | None = None, classes=None) -> str:
     if k is None:
         return (f"Model after round {m}: the most probable class, p = "
@@ -86,12 +89,16 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
     # hover: the most probable class by name (a few names, stored once a round in the
     # browser's tables) and its p (computed there from the record)
     best = np.array(names, dtype=object)[np.argmax(P, axis=-1)].tolist()
+    # p = (1/K, ..., 1/K) everywhere (round 0 of balanced classes): no class is the most
+    # probable, and the map is neutral, not the first class's tint
+    tied = bool(np.all(np.abs(P - 1.0 / K) <= 1e-9))
     if k is None:
-        heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(class_shade(P)), text=best,
-                    customdata=f32(P.max(axis=-1)),
+        heat = dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(class_shade(P)),
+                    text=[["no class (all equal)"] * P.shape[1]] * P.shape[0] if tied
+                    else best, customdata=f32(P.max(axis=-1)),
                     hovertemplate="%{text}: p = %{customdata:.3f}<extra></extra>",
-                    zmin=0.0, zmax=float(K), colorscale=_class_scale(K), showscale=False,
-                    name="most probable class")
+                    zmin=0.0, zmax=float(K), showscale=False, name="most probable class",
+                    colorscale=[[0.0, NEUTRAL], [1.0, NEUTRAL]] if tied else _class_scale(K))
         shared = {}
     else:
         bar = colorbar(f"p of {names[k]}")
@@ -129,7 +136,7 @@ def class_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"), classes=
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
     return make_figure([panel.trace(t) for t in data], base_layout(
         title(trace, m) if callable(title) else title or class_map_title(trace, m, k, classes),
-        height, uirevision,
+        height, uirevision, **map_size(panel, bar=k is not None),
         **plane_layout(grid, feature_names, panel), **shared))
 
 

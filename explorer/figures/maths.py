@@ -23,6 +23,13 @@ from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, fi
                     num)
 
 GREEN = "#2e8b57"
+RED = "#c0392b"
+PURPLE = "#7b3fa0"
+
+
+def _shown_range(y) -> tuple[float, float]:
+    y = finite(y)
+    return float(y.min()), float(y.max())
 
 
 HUGE = 1e300  # the leaf's loss curve is drawn as it is, up to this
@@ -38,7 +45,7 @@ def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -
 
 
 def leaf_loss_of(trace, m: int, *, leaf: int = -1, sample: int = 0, k: int = 0,
-                 height: int = 430, uirevision=None) -> go.Figure:
+                 height: int = 520, uirevision=None) -> go.Figure:
     """:func:`leaf_loss` of the selected leaf of tree m (of class k): ``leaf`` if it is
     one of tree m's, else the ``sample``'s (the Leaf maths page, at any round)."""
     if m < 1:
@@ -48,7 +55,7 @@ def leaf_loss_of(trace, m: int, *, leaf: int = -1, sample: int = 0, k: int = 0,
                      uirevision=uirevision)
 
 
-def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
+def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 520,
               uirevision=None) -> go.Figure:
     """L_R(gamma) of a leaf, its quadratic Taylor approximation at 0, the one-step Newton
     value and the exact minimiser (or a note that a pure leaf has none).
@@ -88,26 +95,44 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 430,
                                                                   dash="dash"),
              hovertemplate="γ = %{x:.4f}<br>quadratic = %{y:.6g}<extra></extra>"),
     ]
+    if s.get("regularised") is not None:  # λ > 0: the quadratic the rule minimises
+        data.append(dict(type="scatter", x=g, y=np.clip(finite(s["regularised"], HUGE),
+                                                        *_shown_range(taylor_shown)),
+                         mode="lines", name="Taylor + ½λγ²: least at Σr / (Σh + λ)",
+                         line=dict(color=PURPLE, width=2, dash="dot"),
+                         hovertemplate="γ = %{x:.4f}<br>with ½λγ² = %{y:.6g}<extra></extra>"))
     newton = float(finite(s["newton"]))
     formula = s.get("newton_formula", "γ₁ = Σr / Σh")  # K classes: with (K - 1)/K
-    points = [(newton, f"one Newton step {formula}", ORANGE, "diamond")]
+    points = [(newton, f"Newton step {formula}", ORANGE, "diamond", 16)]
     if not s["pure"]:
-        points.append((float(finite(s["exact"])), "exact minimiser γ*", GREEN, "star"))
-    for x, name, color, symbol in points:
+        points.append((float(finite(s["exact"])), "exact minimiser γ*", GREEN, "star", 16))
+    used = float(finite(s.get("used", s.get("value", newton))))
+    # the value the fit uses, ringed: it may sit on the Newton step or the minimiser
+    sym = s.get("symbol", "γ")
+    points.append((used, f"the value the fit uses, {sym} = {num(used, 6)}", RED, "circle-open",
+                   22))
+    for x, name, color, symbol, size in points:
         y = float(np.interp(x, g, loss)) if g[0] <= x <= g[-1] else float(loss.min())
         data.append(dict(type="scatter", x=[x], y=[y], mode="markers", name=name,
-                         marker=dict(color=color, size=16, symbol=symbol,
-                                     line=dict(color="white", width=1.5)),
-                         hovertemplate=f"{name}: γ = {num(x, 6)}<extra></extra>"))
-    shapes = [_vline(newton, ORANGE, "newton")]
+                         marker=dict(color=color, size=size, symbol=symbol,
+                                     line=dict(color=color if symbol.endswith("open")
+                                               else "white", width=3 if symbol.endswith(
+                                                   "open") else 1.5)),
+                         hovertemplate=f"{esc(name)}<extra></extra>"))
+    shapes = [_vline(newton, ORANGE, "newton"), _vline(used, RED, "used", dash="solid")]
     tree = s.get("tree", f"tree {m}")  # tree (m, k) with K >= 3 classes
+    uses = f"uses {sym} = {num(used, 6)}"
+    if s.get("rho") is not None:
+        uses += f" (ρ<sub>{m}</sub> = {num(s['rho'], 6)} × mean {num(s['mean'], 6)})"
+    elif s.get("lam"):
+        uses += f" (λ = {num(s['lam'])})"
     if s["pure"]:
         way = "+∞" if s.get("side", 1) > 0 else "−∞"
-        title = (f"Leaf {node} of {tree} is pure: L_R keeps falling as γ → {way}, no finite "
-                 f"minimiser (Newton step {num(newton)})")
+        title = (f"Leaf {node} of {tree}, pure (L_R falls as γ → {way}): the fit {uses}; "
+                 f"Newton {num(newton)}, no finite minimiser")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
-        title = (f"Leaf {node} of {tree}: Newton {num(newton)}, exact "
+        title = (f"Leaf {node} of {tree}: the fit {uses}; Newton {num(newton)}, exact "
                  f"{num(s['exact'])}, gap {num(s['gap'], 3)}")
     layout = base_layout(title, height, uirevision, shapes=shapes,
                      xaxis=dict(title=dict(text="γ (the leaf's step)")),

@@ -26,12 +26,14 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid
 from ..numbers.summaries import leaf_rule, most_leaves, resolve_leaf
-from ..text import no_tree
+from ..text import leaf_symbol, no_tree
+from . import leaf_labels
 from .classes import class_boundaries, class_colour, class_labels, class_map
-from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, MUTED, ORANGE,
-                    PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout, boundary_trace,
-                    class_names, colorbar, empty_figure, esc, f32, finite, make_figure, marker_size, num,
-                    plane_axis, plane_layout, scatter_type, selected_ring, signed)
+from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, LABELS_PLACED, MUTED,
+                    ORANGE, PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout,
+                    boundary_trace, class_names, colorbar, empty_figure, esc, f32, finite,
+                    make_figure, map_size, marker_size, num, plane_axis, plane_layout,
+                    scatter_type, selected_ring, signed)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
@@ -43,8 +45,9 @@ def probability_title(trace, m: int) -> str:
 def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                     classes=None, show_valid: bool = False, sample: int | None = None,
                     height: int = 560, uirevision=None, title=None,
-                    panel: Panel = ALONE) -> go.Figure:
-    """View 1: p(class 1) after round m, the boundary p = 0.5 and the points.
+                    panel: Panel = ALONE, ring_label: str | None = None) -> go.Figure:
+    """View 1: p(class 1) after round m, the boundary p = 0.5 and the points (the
+    ``sample`` ringed, in the legend as ``ring_label``, by default "sample #i").
 
     Training points carry their index in ``customdata[0]`` (validation points -1),
     so a click can select a sample.
@@ -83,10 +86,11 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                             line=dict(color=CLASS_COLORS[c], width=2)),
                 hovertemplate="validation point<br>p = %{customdata[1]:.3f}<extra></extra>"))
     if sample is not None and 0 <= sample < len(y):
-        data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(y)))
+        data.append(selected_ring(X[sample, 0], X[sample, 1],
+                                  esc(ring_label or f"sample #{sample}"), len(y)))
     title = title(trace, m) if callable(title) else title or probability_title(trace, m)
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, **plane_layout(grid, feature_names, panel),
+        title, height, uirevision, **map_size(panel), **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(PROBA_SCALE, 0.0, 1.0, bar)))
 
 
@@ -299,7 +303,8 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(X[sample, 0], X[sample, 1], f"sample #{sample}", len(r)))
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, **plane_layout(grid, feature_names, panel), **colour_axis))
+        title, height, uirevision, **map_size(panel), **plane_layout(grid, feature_names, panel),
+        **colour_axis))
 
 
 def _residual_colours(trace, scale, panel) -> tuple[dict, dict]:
@@ -368,30 +373,44 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
         vmax = float(np.max(np.abs(values[is_leaf])))
     vmax = max(float(finite(vmax)), 1e-12)
     shapes, notes, node_ids = [], [], []
-    n_visible = sum(1 for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"])
+    visible = [b for b in boxes if b["x1"] > b["x0"] and b["y1"] > b["y0"]]
+    n_visible = len(visible)
     text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
+    placed = None
+    if panel == ALONE and n_visible <= 40:  # each label where it stays readable
+        placed = leaf_labels.place(
+            [dict(node=int(b["node"]), x0=float(b["x0"]), x1=float(b["x1"]), y0=float(b["y0"]),
+                  y1=float(b["y1"]), g=float(values[int(b["node"])]),
+                  border=2 if int(b["node"]) == leaf else 0) for b in visible],
+            (grid.lo[0], grid.hi[0]), (grid.lo[1], grid.hi[1]), text_size, leaf_symbol(trace))
     selected = None
-    for b in boxes:
+    for b in visible:
         node = int(b["node"])
         x0, x1, y0, y1 = (float(b[k]) for k in ("x0", "x1", "y0", "y1"))
-        if not (x1 > x0 and y1 > y0):
-            continue  # the leaf lies outside the plane shown
         g = float(values[node])
         # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
         color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
                                                   1.0)])[0]
         shapes.append(panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
-                                     fillcolor=color, opacity=0.6,
+                                     fillcolor=color, opacity=0.6, name=f"leaf:{node}",
                                      line=dict(color="white", width=2))))
         node_ids.append(node)
         if n_visible <= 40:  # a label per leaf: its hover has the leaf's numbers
-            notes.append(panel.ref(dict(
-                x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=f"γ = {signed(g)}", showarrow=False,
+            spot = placed[node] if placed else dict(text=f"γ = {signed(g)}", x=(x0 + x1) / 2,
+                                                    y=(y0 + y1) / 2, ax=None, shown=True)
+            note = dict(
+                x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False,
                 name=f"{LABEL}:{node}", font=dict(size=text_size, color=INK),
                 bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                borderwidth=2 if node == leaf else 0, borderpad=3,
-                hovertext=_leaf_hover(trace, m, node, k), captureevents=True)))
+                borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD,
+                hovertext=_leaf_hover(trace, m, node, k), captureevents=True)
+            if placed:  # beside its box, a leader line to it; or left to the hover
+                lead = spot["ax"] is not None
+                note.update(showarrow=lead, ax=spot["ax"] if lead else 0.0,
+                            ay=spot["ay"] if lead else 0.0, arrowhead=0, arrowwidth=1.5,
+                            arrowcolor=INK, standoff=0, opacity=1.0 if spot["shown"] else 0.0)
+            notes.append(panel.ref(note))
         if node == leaf:
             selected = panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
                                       fillcolor="rgba(0,0,0,0)", line=dict(color=INK, width=4)))
@@ -425,7 +444,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
             hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
     # The colour bar, on a scale of gamma / vmax, vmax in its title: a new tree changes the
     # title alone (a new scale, or new tick labels, would redraw every trace).
-    bar = colorbar(bar_title(vmax), tickvals=[-1.0, 0.0, 1.0], ticktext=["−max", "0", "+max"])
+    bar = colorbar(bar_title(vmax, leaf_symbol(trace)), tickvals=[-1.0, 0.0, 1.0], ticktext=["−max", "0", "+max"])
     data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name="leaf value γ",
                      showlegend=False, hoverinfo="skip", marker=dict(color=[0.0], **panel.colour(
                          dict(cmin=-1.0, cmax=1.0, colorscale=DIVERGING, colorbar=bar,
@@ -433,9 +452,12 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     if sample is not None and 0 <= sample < len(trace.y):
         data.append(selected_ring(trace.X[sample, 0], trace.X[sample, 1], f"sample #{sample}",
                                    len(trace.y)))
-    title = regions_title(trace, m, len(node_ids), k, classes)
+    hidden = (sum(not spot["shown"] for spot in placed.values()) if placed
+              else n_visible if n_visible > 40 else 0)
+    title = regions_title(trace, m, len(node_ids), k, classes, hidden)
+    own = dict(meta={LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, shapes=shapes, annotations=notes,
+        title, height, uirevision, shapes=shapes, annotations=notes, **own,
         **plane_layout(grid, feature_names, panel),
         **panel.colour_axis(DIVERGING, -1.0, 1.0, bar)))
 
@@ -465,16 +487,21 @@ def bin_lattice(trace, grid, panel: Panel = ALONE) -> list[dict]:
                  line=dict(color="rgba(60,60,60,0.35)", width=1, dash="dot"))]
 
 
-def bar_title(vmax: float) -> str:
-    """The leaf values' colour bar title: its scale ends at ±vmax."""
-    return f"leaf value γ (max |γ| = {num(vmax, 3)})"
+def bar_title(vmax: float, sym: str = "γ") -> str:
+    """The leaf values' colour bar title: its scale ends at ±vmax (w: xgboost's weight)."""
+    return f"leaf value {sym} (max |{sym}| = {num(vmax, 3)})"
 
 
-def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None) -> str:
+def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None,
+                  hidden: int = 0) -> str:
     kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
+    sym = leaf_symbol(trace)
     tree = (f"Tree ({m}, {k}), of {class_labels(trace, classes)[k]}" if trace.is_multiclass
             else f"Tree {m} on the plane")
-    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} γ"
+    if hidden:  # the smallest leaves' values are in their hover
+        return (f"{tree}: {n_leaves} leaves, labelled with their {kind} {sym} "
+                f"({hidden} too small: hover)")
+    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} {sym}"
 
 
 def _point_groups(trace, classes):
@@ -560,23 +587,42 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
             shapes.append(dict(panel.ref(dict(type="rect", x0=x0, x1=x1)), y0=y0, y1=y1,
                                yref="paper", layer="below", fillcolor="rgba(230,115,11,0.12)",
                                line=dict(width=0)))
-        if len(boxes) <= 12:
-            notes.append(panel.ref(dict(x=cx[-1], y=g, text=f"γ = {signed(g)}", showarrow=False,
-                                        name=LABEL,
-                                        yshift=14, font=dict(size=13, color=INK),
-                                        bgcolor="rgba(255,255,255,0.8)",
-                                        bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
-                                        borderwidth=2 if node == leaf else 0)))
+    reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
+    placed = None
+    if panel == ALONE and len(nodes) <= 12:  # each label where it stays readable
+        placed = leaf_labels.place_steps(
+            [dict(node=n, x0=float(b["x0"]), x1=float(b["x1"]), g=float(values[n]),
+                  border=2 if n == leaf else 0)
+             for n, b in zip(nodes, [b for b in boxes if b["x1"] > b["x0"]])],
+            (grid.lo[0], grid.hi[0]), (-reach, reach), 13)
+    for node, g, mid in zip(nodes, cy, cx):
+        if len(nodes) > 12:
+            break
+        spot = placed[node] if placed else dict(x=mid, y=g, text=f"γ = {signed(g)}",
+                                                ax=None, shown=True)
+        note = dict(x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False,
+                    name=f"{LABEL}:{node}",
+                    font=dict(size=13, color=INK), bgcolor="rgba(255,255,255,0.8)",
+                    bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
+                    borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD)
+        if placed:
+            lead = spot["ax"] is not None
+            note.update(showarrow=lead, ax=spot["ax"] if lead else 0.0,
+                        ay=spot["ay"] if lead else 0.0, arrowhead=0, arrowwidth=1.5,
+                        arrowcolor=INK, standoff=0, opacity=1.0 if spot["shown"] else 0.0)
+        else:
+            note["yshift"] = 14
+        notes.append(panel.ref(note))
     data.append(dict(type="scatter", x=sx, y=sy, mode="lines", name=f"tree {m}: leaf value γ",
                      line=dict(color=ORANGE, width=4), hoverinfo="skip"))
     # the steps show the values: no colour scale, no colour bar
     data.append(_leaf_marks(trace, m, nodes, cx, cy, hover, 30))
     if sample is not None and 0 <= sample < len(r):
         data.append(selected_ring(x[sample], r[sample], f"sample #{sample}", len(r)))
-    reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
     title = f"Tree {m} over the residuals it fits: {len(nodes)} leaves, each at its γ"
+    own = dict(meta={LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
-        title, height, uirevision, shapes=shapes, annotations=notes,
+        title, height, uirevision, shapes=shapes, annotations=notes, **own,
         **panel.axes(dict(range=[grid.lo[0], grid.hi[0]],
                           title=dict(text=esc(feature_names[0]))),
                      dict(range=[-reach, reach], title=dict(text="r, γ"), zeroline=True,

@@ -96,6 +96,10 @@ CHART_MIN_WIDTH = 370  # px: a half-width column beside the sidebar in a 1280 px
 CHAR_EM = 0.47  # a character's advance, in ems of its font (measured: about 0.42)
 LINE_EM = 1.3  # a line's height, in ems
 _RULE = "layout_rule"  # the figure's own margins and height, kept in layout.meta
+LABELS_PLACED = "labels_placed"  # in layout.meta: the figure placed its data labels itself
+PLOT_PX = "plot_px"  # in layout.meta: the plotting area's height, the figure's grows to it
+MAP_PLOT_PX = 340  # the Model page's two maps: the same plotting area, side by side
+MAP_SIDE_PX = 90  # and the same room beside it (a colour bar's, kept when there is none)
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"<[^>]*>")
 _CLAUSE = re.compile(r"(?<=[:;,])\s+|\s+(?=\()")
@@ -266,6 +270,8 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
     b = round(max(own["b"] * k, needed))
     if height is not None:
         H = float(height)
+    elif meta.get(PLOT_PX):  # maps side by side: one plotting height, whatever is below
+        H = float(meta[PLOT_PX]) * grow + t + b
     elif grow != 1.0:
         H = own["plot"] * grow + t + b
     else:
@@ -321,6 +327,8 @@ def _leave_out_crowded_labels(layout: dict, width: float, plot: float, k: float,
     """Labels in data coordinates (annotations named :data:`LABEL`, such as a leaf's γ)
     that would meet a label kept before them are not drawn (``opacity`` 0: unlike
     ``visible``, a change of it redraws the label alone in plotly.js, and its hover stays)."""
+    if (layout.get("meta") or {}).get(LABELS_PLACED):
+        return
     kept: dict[tuple, list] = {}
     for note in layout.get("annotations") or []:
         if not is_label(note):
@@ -413,6 +421,17 @@ def finished(spec: dict):
 def make_figure(data: list, layout: dict) -> go.Figure:
     """One validated go.Figure from plain dicts, laid out by :func:`arrange`."""
     return finished(arrange(dict(data=data, layout=layout)))
+
+
+def map_size(panel=None, bar: bool = True) -> dict:
+    """base_layout's settings for a map drawn beside another (the Model page's two): one
+    plotting height (MAP_PLOT_PX), and the room of a colour bar beside it even without
+    one, so that the two squares come out the same size. Nothing for a panel of a
+    storyboard (its grid sets the sizes)."""
+    if panel is not None and panel != ALONE:
+        return {}
+    return dict(meta={PLOT_PX: MAP_PLOT_PX},
+                margin=dict(l=10, r=10 if bar else 10 + MAP_SIDE_PX, t=56, b=10))
 
 
 def base_layout(title: str, height: int, uirevision=None, **extra) -> dict:

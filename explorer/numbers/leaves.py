@@ -18,7 +18,8 @@ h = p_k (1 - p_k), and scikit-learn's leaf is (K - 1)/K times the Newton step.
 import numpy as np
 
 from .. import losses
-from ..text import settled
+from ..text import number, settled
+from .summaries import leaf_formula
 
 
 def members(trace, m, node, k=0):
@@ -67,7 +68,7 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     # keeps falling as gamma -> +inf (all class 1) or -inf (none)
     pure = bool(trace.is_classifier and len(y) and y.min() == y.max())
     side = (1 if y[0] == 1 else -1) if pure else 0
-    reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
+    reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.5 * abs(value), 1.0), 20.0)
     gammas = np.linspace(-reach, reach, n_points)
     loss = np.array([_total_loss(code, y, F + g) for g in gammas])
     loss_at_0 = _total_loss(code, y, F)
@@ -78,6 +79,7 @@ def leaf_story(trace, m, node, n_points=201, k=0):
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                  newton_formula=_HISTOGRAM_FORMULA if trace.histogram else "γ₁ = Σr / Σh")
+    _add_rule(story, trace, m, node, 0)
     if losses.of(trace).pm_form:
         y_pm = 2.0 * y - 1.0
         r_pm = y_pm / (1.0 + np.exp(np.minimum(y_pm * F, 700.0)))
@@ -97,12 +99,35 @@ def forms(story) -> dict:
     """
     a, b = story["sum_r"], story["sum_h"]
     out = dict(sum_r=a, sum_h=b, ratio=a / b if b else 0.0, sum_r_pm=None, sum_h_pm=None,
-               beta=None, gap_r=None, gap_h=None)
+               beta=None, gap_r=None, gap_h=None, used_pm=None,
+               # the rule from this form's sums, where its b is the fit's H (xgboost's
+               # softmax hessian is twice the loss's own: no form of it here)
+               used_0=_used_tex(story, a, b) if np.isclose(b, story.get("fit_sum_h", b))
+               else None)
     if "sum_r_pm" in story:
         a2, b2 = story["sum_r_pm"], story["sum_h_pm"]
         out.update(sum_r_pm=a2, sum_h_pm=b2, beta=a2 / b2 if b2 else 0.0, gap_r=abs(a - a2),
-                   gap_h=abs(b - b2))
+                   gap_h=abs(b - b2),
+                   used_pm=_used_tex(story, a2, b2))
     return out
+
+
+def _used_tex(story, a, b):
+    """The value the fit uses from a form's two sums, in TeX, when its rule is not the
+    Newton step a / b itself (None then, and for the exact minimiser)."""
+    rule, n = story.get("rule"), story.get("n", 0)
+    sym = "w" if story.get("symbol") == "w" else r"\gamma"
+    if rule in ("second_order", "histogram"):
+        lam = story["lam"]
+        return (sym + r" = \frac{a}{b + \lambda} = \frac{" + number(a) + "}{" + number(b)
+                + " + " + number(lam) + "} = " + number(a / (b + lam) if b + lam else 0.0))
+    if rule == "mean" and n:
+        return (r"\gamma = a / n = " + number(a) + " / " + str(n) + " = " + number(a / n))
+    if rule == "line_search" and n:
+        rho = story["rho"]
+        return (r"\gamma = \rho\, a / n = " + number(rho) + r" \times " + number(a) + " / "
+                + str(n) + " = " + number(rho * a / n))
+    return None
 
 
 def _class_leaf_story(trace, m, node, n_points, k):
@@ -111,6 +136,9 @@ def _class_leaf_story(trace, m, node, n_points, k):
     inside = members(trace, m, node, k)
     F, y = trace.raw[m - 1][inside], trace.y[inside]
     r, h = trace.residual(m - 1)[inside][:, k], trace.hessian(m - 1)[inside][:, k]
+    if trace.second_order:  # xgboost's softmax hessian is 2 p (1 - p); the loss's own is half
+        p_k = losses.softmax(F)[:, k]
+        h = np.maximum(p_k * (1.0 - p_k), 0.0)
     sum_r, sum_h = float(r.sum()), float(h.sum())
     newton = float(losses.multinomial_step(sum_r, sum_h, max(len(r), 1), K))
     if trace.histogram:  # no (K - 1)/K factor: HistGradientBoosting's leaf
@@ -135,10 +163,10 @@ def _class_leaf_story(trace, m, node, n_points, k):
     side = 1 if (y == k).all() else -1 if (y != k).all() else 0
     pure = side != 0
     value = float(trace.tree(m, k)["value"][node])
-    reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.0), 20.0)
+    reach = min(max(2.0 * abs(exact), 2.0 * abs(newton), 1.5 * abs(value), 1.0), 20.0)
     gammas = np.linspace(-reach, reach, n_points)
     loss_at_0 = total(0.0)
-    return dict(n=int(inside.sum()), pure=pure, side=side, sum_r=settled(sum_r, np.abs(r).sum()),
+    story = dict(n=int(inside.sum()), pure=pure, side=side, sum_r=settled(sum_r, np.abs(r).sum()),
                 sum_h=sum_h, newton=newton, exact=exact,
                 gap=settled(exact - newton, abs(exact) + abs(newton)), value=value,
                 update=trace.learning_rate * value, gammas=gammas, tree=f"tree ({m}, {k})",
@@ -146,6 +174,7 @@ def _class_leaf_story(trace, m, node, n_points, k):
                 taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                 newton_formula=_HISTOGRAM_FORMULA if trace.histogram
                 else f"γ₁ = {K - 1}/{K} · Σr / Σh")
+    return _add_rule(story, trace, m, node, k)
 
 
 # A histogram tree's leaf is one Newton step on the leaf's loss plus the penalty λγ²/2:
@@ -158,6 +187,23 @@ def _histogram_step(trace, m, node, k=0):
     rec = trace.tree(m, k)[node]
     lam = float(trace.params.get("reg_lambda", 0.0))
     return float(rec["sum_r"]) / (float(rec["sum_h"]) + lam + 1e-15)
+
+
+def _add_rule(story, trace, m, node, k):
+    """The value the fit uses and how its rule makes it (summaries.leaf_formula): rule,
+    symbol (w for second-order trees, xgboost's leaf weight), used (the recorded value),
+    derivation ("w = Σr / (Σh + λ) = 49 / (24.5 + 1) = 1.92157"), rule_formula, lam,
+    rho (line search's ρ_m), mean (Σr / n), and, for the rules with a λ > 0,
+    regularised: the quadratic plus ½λγ², whose minimum is Σr / (Σh + λ)."""
+    f = leaf_formula(trace, m, node, k)
+    g = story["gammas"]
+    story.update(rule=f["rule"], symbol=f["symbol"], used=story["value"],
+                 derivation=f["derivation"], rule_formula=f["formula"], lam=f["lam"],
+                 rho=f["rho"], mean=story["sum_r"] / story["n"] if story["n"] else 0.0,
+                 fit_sum_h=f["sum_h"],
+                 regularised=(story["taylor"] + 0.5 * f["lam"] * g**2) if f["lam"] > 0
+                 else None)
+    return story
 
 
 def _total_loss(code, y, F):

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .. import losses
+from ..text import bracketed, number
 
 def f0_summary(trace) -> dict:
     """f0 with its counts, in the 0/1 form and in the +-1 form (MATH.md sections 1, 2 and 6).
@@ -138,9 +139,9 @@ def leaf_summary(trace, m: int, node: int, k: int = 0) -> dict:
 
 
 def leaf_rule(trace) -> str:
-    """How the fit's leaf values were made: "newton", "second_order", "histogram"
-    (-G/(H + lambda), HistGradientBoosting's), "mean", or the engine's name of another
-    rule ("exact", "line_search")."""
+    """How the fit's leaf values were made: "newton", "second_order" (xgboost's
+    −G/(H + λ)), "histogram" (scikit-learn's histogram trees, −G/(H + λ)), "mean", or the
+    engine's name of another rule ("exact", "line_search")."""
     params = getattr(trace, "params", {}) or {}
     if params.get("split") == "hessian":
         return "second_order"
@@ -150,32 +151,70 @@ def leaf_rule(trace) -> str:
 
 
 def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
-    """The ratio that gives the leaf value, with its numbers, when the rule has one.
+    """The rule that gave the leaf its value, with its numbers: what the fit used.
 
-    Keys: rule (see leaf_rule), numerator, denominator (None for rules without a
-    closed form: exact, line search), value (the engine's), lam (second order, histogram),
-    factor ((K - 1)/K with K >= 3 classes' Newton leaves, else 1: value = factor *
-    numerator / denominator).
-    The ratio is checked against the recorded value; a mismatch gives no formula.
+    Keys: rule (see leaf_rule), symbol ("w" for second-order trees, as xgboost's
+    documentation writes a leaf weight; else "γ"), numerator, denominator, factor (value
+    = factor * numerator / denominator: (K - 1)/K for K >= 3 classes' Newton leaves, ρ_m
+    for line search, else 1; numerator and denominator are None for the exact minimiser,
+    which has no closed form), value (the engine's), lam (λ of the rules with one), rho
+    (line search's ρ_m, else None), n, sum_r, sum_h, and the text: formula (the rule in
+    letters: "γ = Σr / Σh"), numbers (the same with the leaf's numbers, "49 / 24.5", which
+    evaluates to the value at the printed precision once × and − are read as * and -)
+    and derivation ("γ = Σr / Σh = 49 / 24.5 = 2"). The rule is checked against the
+    recorded value; a mismatch (a floored hessian) gives no numbers.
     """
     rec = trace.tree(m, k)[node]
     sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
     value = float(rec["value"])
     rule = leaf_rule(trace)
-    lam = (float(trace.params.get("reg_lambda", 0.0)) if rule in ("second_order", "histogram")
-           else 0.0)
-    den = {"newton": sum_h, "second_order": sum_h + lam, "histogram": sum_h + lam,
-           "mean": float(n)}.get(rule)
-    numerator = sum_r if den is not None else None
+    params = getattr(trace, "params", {}) or {}
+    lam = float(params.get("reg_lambda", 0.0)) if rule in ("second_order", "histogram") else 0.0
     K = trace.n_classes or 2
-    factor = (K - 1) / K if trace.is_multiclass and rule == "newton" else 1.0
+    symbol = "w" if rule == "second_order" else "γ"
+    regression = not trace.is_classifier
+    factor, factor_text, rho = 1.0, "", None
+    if rule in ("second_order", "histogram"):
+        den, formula = sum_h + lam, "−G / (H + λ) = Σr / (Σh + λ)"
+        shown = f"{_n(sum_r)} / ({_n(sum_h)} + {_n(lam)})"
+    elif rule == "mean" or (regression and rule in ("newton", "exact")):
+        den, formula = float(n), "Σr / n"
+        shown = f"{_n(sum_r)} / {n}"
+    elif rule == "line_search":
+        rho = float(trace.rho[m]) if trace.rho is not None else 1.0
+        den, factor, formula = float(n), rho, f"ρ{str(m).translate(_SUB)} · Σr / n"
+        shown = f"{_n(rho)} × ({_n(sum_r)} / {n})"
+    elif rule == "newton":
+        den, formula = sum_h, "Σr / Σh"
+        shown = f"{_n(sum_r)} / {_n(sum_h)}"
+        if trace.is_multiclass:
+            factor, factor_text = (K - 1) / K, f"{K - 1}/{K}"
+            formula = f"{factor_text} · Σr / Σh"
+            shown = f"{factor_text} × {_bracketed(sum_r)} / {_n(sum_h)}"
+    else:  # the exact minimiser: no closed form
+        den, formula, shown = None, "argmin_γ Σ L(y, F + γ) over the leaf", None
+    numerator = sum_r if den is not None else None
     if den is not None:
         ratio = factor * sum_r / den if den != 0 else 0.0
-        tol = 1e-6 if rule == "second_order" else 1e-9  # xgboost leaves are float32
+        tol = 1e-9 if rule in ("newton", "mean") else 1e-6  # float32 trees, ρ's iterations
         if not math.isclose(ratio, value, rel_tol=tol, abs_tol=tol):
-            numerator = den = None
-    return dict(rule=rule, numerator=numerator, denominator=den, value=value, lam=lam,
-                n=n, sum_r=sum_r, sum_h=sum_h, factor=factor)
+            numerator = den = shown = None
+    result = _n(value)
+    derivation = f"{symbol} = {formula} = " + (f"{shown} = {result}" if shown else result)
+    return dict(rule=rule, symbol=symbol, numerator=numerator, denominator=den, value=value,
+                lam=lam, rho=rho, n=n, sum_r=sum_r, sum_h=sum_h, factor=factor,
+                formula=f"{symbol} = {formula}", numbers=shown, derivation=derivation)
+
+
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _n(x) -> str:
+    return number(x).replace("-", "−")
+
+
+def _bracketed(x) -> str:
+    return bracketed(x).replace("-", "−")
 
 
 def node_table(trace, m: int, feature_names=("x1", "x2"), k: int = 0) -> list[dict]:
