@@ -102,7 +102,7 @@ def test_the_tree_pages_leaf_states_minus_g_over_h_plus_lambda():
     assert_clean(at)
     text = page_text(at)
     assert r"-\frac{G}{H + \lambda}" in text and "λ = 2" in text
-    assert "Histogram (HistGradientBoosting) leaf" in text
+    assert "(scikit-learn's HistGradientBoosting) leaf" in text and "1e-15" in text
 
 
 def test_the_histogram_budget_fits_more_points_and_says_so():
