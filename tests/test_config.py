@@ -37,15 +37,17 @@ def test_pyproject_lists_every_package_and_the_app_s_data_files():
     on_disk = {".".join(p.parent.relative_to(ROOT).parts)
                for p in (ROOT / "explorer").rglob("__init__.py")}
     assert set(setuptools["packages"]) == on_disk
-    patterns = setuptools["package-data"]["explorer.app"]
-    data = {p.name for p in (ROOT / "explorer" / "app").iterdir()
-            if p.is_file() and p.suffix not in (".py", ".pyc")}
-    assert data and all(any(Path(name).match(pattern) for pattern in patterns)
-                        for name in data), data
-    # every other package is code only
-    for package in on_disk - {"explorer.app"}:
+    listed = setuptools["package-data"]
+    for package in on_disk:  # every file that is not code is listed as package data
         folder = ROOT.joinpath(*package.split("."))
-        assert all(p.suffix == ".py" for p in folder.iterdir() if p.is_file()), package
+        data = {p.name for p in folder.iterdir()
+                if p.is_file() and p.suffix not in (".py", ".pyc")}
+        patterns = listed.get(package, [])
+        assert all(any(Path(name).match(pattern) for pattern in patterns)
+                   for name in data), (package, data)
+    # the browser's scripts: the app's, and the lesson file's
+    assert "stepper.js" in {p.name for p in (ROOT / "explorer" / "app").iterdir()}
+    assert set(listed) == {"explorer.app", "explorer.export"}
 
 
 def test_one_list_of_dependencies_which_the_requirements_files_name():
