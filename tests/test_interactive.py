@@ -216,16 +216,22 @@ def test_the_command_line_options_reach_the_file(tmp_path, warm_engine):
 # --- the app's side ---------------------------------------------------------------------
 
 
-def test_the_page_makes_the_file_and_offers_it_with_its_embed_code(warm_engine):
-    from apptest_helpers import PAGES, open_page
-    at = open_page(PAGES[1], rounds="5", round="2")
+def assert_lesson_file_offered(at, page: str) -> None:
+    """A click on the page's "Lesson file" button makes the file of ``page``: its download
+    (its size in MB) and an iframe snippet naming it."""
     (button,) = [b for b in at.button if b.label.startswith("Lesson file")]
     button.click().run()
     assert not at.exception, [e.value for e in at.exception]
     (download,) = [d for d in at.get("download_button") if "Download" in d.proto.label]
     assert download.proto.label.endswith("MB)")
     codes = [c.value for c in at.code]
-    assert any(c.startswith("<iframe") and "tree-lesson" in c for c in codes), codes
+    assert any(c.startswith("<iframe") and f"{page}-lesson" in c for c in codes), codes
+
+
+def test_the_page_makes_the_file_and_offers_it_with_its_embed_code(warm_engine):
+    from apptest_helpers import PAGES, open_page
+    at = open_page(PAGES[1], rounds="5", round="2")
+    assert_lesson_file_offered(at, "tree")
 
 
 def test_the_slides_page_makes_the_lesson_file_of_a_chosen_page(warm_engine):
@@ -233,13 +239,7 @@ def test_the_slides_page_makes_the_lesson_file_of_a_chosen_page(warm_engine):
     at = open_page(SLIDES, rounds="4")
     (choice,) = [s for s in at.selectbox if s.label == "Page of the lesson file"]
     choice.set_value("sample").run()
-    (button,) = [b for b in at.button if b.label.startswith("Lesson file")]
-    button.click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    (download,) = [d for d in at.get("download_button") if "Download" in d.proto.label]
-    assert download.proto.label.endswith("MB)")
-    codes = [c.value for c in at.code]
-    assert any(c.startswith("<iframe") and "sample-lesson" in c for c in codes), codes
+    assert_lesson_file_offered(at, "sample")
 
 
 def test_the_lesson_file_and_the_animation_are_written_side_by_side(tmp_path, warm_engine):
