@@ -167,3 +167,16 @@ def test_presenter_mode_is_bound_too(warm_engine):
         mine = bindings.figure_at(template, bound.bindings, bound.tables, None, trace, grid, m)
         want = json.loads(presented(figures.tree_regions(trace, m, grid)).to_json())
         assert canonical(mine) == canonical(want)
+
+
+def test_no_annotation_turns_its_arrow_on_or_off_between_rounds(fitted):
+    """plotly.js recomputes every trace of a chart when an annotation's showarrow changes
+    (a change of its text or place only redraws the annotation): a chart whose traces stay
+    the same must keep each annotation's showarrow at every round (the Tree page's leaf
+    labels: leaf_labels.arrow)."""
+    name, trace, grid = fitted
+    for draw, before, after, kwargs in views(name, trace, grid):
+        figs = bindings.draw_rounds(draw, before, after, kwargs, range(1, M + 1))
+        for i in range(min(len(f["layout"].get("annotations", ())) for f in figs)):
+            arrows = {f["layout"]["annotations"][i].get("showarrow", True) for f in figs}
+            assert len(arrows) == 1, (name, draw.__name__, i)

@@ -32,6 +32,9 @@ def test_the_iris_sample_table_shows_all_its_columns(app_server, browser, width)
         page.goto(f"{app_server.url}/sample?data=iris&round=10")
         ct.settle(page, 2)
         page.wait_for_selector("[data-testid=stDataFrame] .dvn-stack", state="attached")
+        # the grid writes its header cells into its accessible table after its first paint
+        page.wait_for_function("() => document.querySelectorAll("
+                               "'[data-testid=stDataFrame] th').length >= 6")
         got = page.evaluate(MEASURE)
     finally:
         page.close()

@@ -17,7 +17,7 @@ the positions are decided here, once per round, and the browser only applies the
 
 from __future__ import annotations
 
-from .theme import LINE_EM, signed, text_width
+from .theme import INK, LINE_EM, signed, text_width
 
 # the least plotting height of the plane (560 px, less a title of three lines and the
 # legend): a round whose title is shorter has a taller plot, which only spreads the labels
@@ -38,6 +38,19 @@ def scale(x_range, y_range) -> float:
 def texts(g: float, symbol: str = "γ") -> list[str]:
     """A leaf's label, from the longest to the shortest form."""
     return [f"{symbol} = {signed(g)}", signed(g), signed(g, 2)]
+
+
+def arrow(spot: dict) -> dict:
+    """A placed label's annotation fields: its leader line, or one of no length.
+
+    showarrow is True at every round, for a label with no leader line too: plotly.js
+    recomputes every trace of the chart when an annotation's showarrow changes (its
+    editType is calc: an arrow counts in autorange), but not when ax and ay change. An
+    arrow of no length draws nothing and leaves the label where showarrow=False would."""
+    lead = spot["ax"] is not None
+    return dict(showarrow=True, ax=spot["ax"] if lead else 0.0, ay=spot["ay"] if lead else 0.0,
+                arrowhead=0, arrowwidth=1.5, arrowcolor=INK, standoff=0,
+                opacity=1.0 if spot["shown"] else 0.0)
 
 
 def _size(text: str, font: float, border: float) -> tuple[float, float]:

@@ -406,10 +406,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                 borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD,
                 hovertext=_leaf_hover(trace, m, node, k), captureevents=True)
             if placed:  # beside its box, a leader line to it; or left to the hover
-                lead = spot["ax"] is not None
-                note.update(showarrow=lead, ax=spot["ax"] if lead else 0.0,
-                            ay=spot["ay"] if lead else 0.0, arrowhead=0, arrowwidth=1.5,
-                            arrowcolor=INK, standoff=0, opacity=1.0 if spot["shown"] else 0.0)
+                note.update(leaf_labels.arrow(spot))
             notes.append(panel.ref(note))
         if node == leaf:
             selected = panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
@@ -422,7 +419,8 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     shapes += [panel.ref(dict(type="rect", x0=0, x1=0, y0=0, y1=0, layer="below",
                               fillcolor=_CLEAR, opacity=0, line=dict(color=_CLEAR, width=0)))
                for _ in range(slots + 1 - len(shapes))]
-    notes += [panel.ref(dict(x=0, y=0, text=" ", showarrow=False, opacity=0))
+    notes += [panel.ref(dict(x=0, y=0, text=" ", showarrow=bool(placed), ax=0.0, ay=0.0,
+                             opacity=0))  # showarrow as the labels': leaf_labels.arrow
               for _ in range(slots - len(notes))]
     size = max(marker_size(len(trace.y)) - 1, 3)
     in_bag = np.ones(len(trace.y), bool) if trace.in_bag is None else trace.in_bag[m]
@@ -606,10 +604,7 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                     bordercolor=INK if node == leaf else "rgba(0,0,0,0)",
                     borderwidth=2 if node == leaf else 0, borderpad=leaf_labels.PAD)
         if placed:
-            lead = spot["ax"] is not None
-            note.update(showarrow=lead, ax=spot["ax"] if lead else 0.0,
-                        ay=spot["ay"] if lead else 0.0, arrowhead=0, arrowwidth=1.5,
-                        arrowcolor=INK, standoff=0, opacity=1.0 if spot["shown"] else 0.0)
+            note.update(leaf_labels.arrow(spot))
         else:
             note["yshift"] = 14
         notes.append(panel.ref(note))
