@@ -115,3 +115,29 @@ SLIDES = "pages/slides.py"
 
 def slides_registered() -> bool:
     return SLIDES in (ROOT / "app.py").read_text()
+
+
+def all_text(at: AppTest) -> str:
+    """The page's text, its metrics, warnings and notes included."""
+    return " ".join([m.value for m in at.markdown] + [c.value for c in at.caption]
+                    + [x.value for x in at.latex] + [f"{m.label} {m.value}" for m in at.metric]
+                    + [w.value for w in at.warning] + [i.value for i in at.info])
+
+
+def open_clean(page: str, **query) -> AppTest:
+    """The page opened at the link's settings, with no exception and no error on it."""
+    at = open_page(page, **query)
+    assert_clean(at)
+    return at
+
+
+ROUNDS = 6  # the three-class fits' rounds: short, every round of them checked
+THREE_CSV = ("x1,x2,species\n" + "".join(
+    f"{(i * 37) % 50 / 10},{(i * 11) % 30 / 10 + 2 * (i % 3)},{('emu', 'cat', 'dog')[i % 3]}\n"
+    for i in range(90))).encode("utf-8")
+LEAF, SPLITS_PAGE = "pages/leaf_maths.py", "pages/splits.py"
+
+
+def storyboard(at) -> str:
+    """The Slides page's storyboard figure, as JSON text."""
+    return at.get("plotly_chart")[0].proto.spec

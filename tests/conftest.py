@@ -33,6 +33,14 @@ def moons_fit(warm_engine):
                random_state=0, X_valid=valid.X, y_valid=valid.y)
 
 
+@pytest.fixture(scope="session")
+def three(warm_engine):
+    """Three classes (the spiral), subsampled, with a validation set: (trace, grid, classes)."""
+    ds = make_toy("spiral", n=240, noise=0.2, seed=1)
+    trace = fit(ds.X, ds.y, n_rounds=6, subsample=0.8, X_valid=ds.X[:40], y_valid=ds.y[:40])
+    return trace, make_grid(trace, resolution=40), ds.classes
+
+
 @pytest.fixture(scope="module")
 def grid(moons_fit):
     return make_grid(moons_fit, resolution=40)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 
 import numpy as np
 import plotly.graph_objects as go
@@ -56,3 +57,9 @@ def check_figure(fig):
 def trace_array(fig, index, name):
     value = fig.to_dict()["data"][index][name]
     return _decode(value) if isinstance(value, dict) and "bdata" in value else np.asarray(value)
+
+
+def finite_numbers(fig) -> bool:
+    """No NaN or infinity anywhere in the figure's JSON."""
+    text = json.dumps(fig.to_plotly_json(), default=lambda a: np.asarray(a).tolist())
+    return "NaN" not in text and "Infinity" not in text

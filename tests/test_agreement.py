@@ -4,6 +4,7 @@ exact method for second-order trees) finds no difference, and names what it cann
 import pytest
 
 import explorer
+from explorer.data import make_toy
 from fit_data import MOONS_300
 
 X, Y = MOONS_300
@@ -43,3 +44,13 @@ def test_agreement_refuses_rules_the_reference_lacks():
 
     with pytest.raises(ReferenceUnavailable, match="leaf"):
         agreement(explorer.fit(X, Y, n_rounds=2, leaf="mean"))
+
+
+def test_agreement_with_scikit_learn_and_xgboost_for_three_classes(warm_engine):
+    from explorer.numbers.agreement import agreement
+    ds = make_toy("blobs", n=120, seed=2)
+    for split in ("squared_error", "hessian"):
+        trace = explorer.fit(ds.X, ds.y, n_rounds=4, split=split)
+        result = agreement(trace)
+        assert result["train"] <= (0.0 if split == "squared_error" else 1e-5)
+        assert result["grid"] <= (0.0 if split == "squared_error" else 1e-5)

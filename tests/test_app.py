@@ -1,7 +1,8 @@
 """Streamlit AppTest over the explorer's pages: defaults, changed parameters, rounds 0, 1
 and last, links (query parameters), good and bad uploads, regressions, per-session
-limits, and presenter mode with the chart toolbar's image downloads. No exception may
-reach a page."""
+limits, presenter mode with the chart toolbar's image downloads, and three classes or more
+on every page (a toy set and an upload, each class shown). No exception may reach a
+page."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import (APP, GOOD_CSV, PAGES, TIMEOUT, assert_clean, chart_payloads,
-                             chart_text, charts, new_app, open_page, page_text, round_of,
-                             unescape, upload)
+from apptest_helpers import (APP, GOOD_CSV, LEAF, PAGES, ROUNDS, SPLITS_PAGE, THREE_CSV,
+                             TIMEOUT, assert_clean, chart_payloads, chart_text, charts, new_app,
+                             open_clean, open_page, page_text, round_of, storyboard, unescape,
+                             upload)
 from explorer import figures
 from explorer.app import MAX_POINT_ROUNDS
 from explorer.figures import theme
@@ -574,3 +576,108 @@ def test_a_chart_beyond_the_tables_budget_steps_through_the_server(monkeypatch):
     assert found and not any(p["step"] for p in found)
     assert "steps through the server" in page_text(at)
     assert any("Tree 3" in fig["layout"]["title"]["text"] for fig in charts(at))
+
+
+@pytest.mark.parametrize("page", [LEAF, SPLITS_PAGE])
+def test_round_zero_says_there_is_no_tree(page):
+    at = open_clean(page)
+    assert round_of(at) == 0
+    assert "Round 0 has no tree" in " ".join(i.value for i in at.info)
+
+
+def test_incompatible_settings_give_a_message():
+    at = open_page(LEAF, split="hessian", loss="exponential")
+    assert not at.exception
+    assert at.error and "log" in at.error[0].value
+    at = open_page(SPLITS_PAGE, split="hessian", loss="exponential")
+    assert not at.exception and at.error
+
+
+@pytest.mark.parametrize("page", REGISTERED)
+@pytest.mark.parametrize("m", [0, 1, ROUNDS])
+def test_every_page_opens_with_three_classes(page, m):
+    at = open_page(page, data="blobs", rounds=ROUNDS, round=m, n=120)
+    assert_clean(at)
+    if page == "pages/slides.py":  # no round bar: the storyboard of chosen rounds
+        assert "class 2" in storyboard(at)
+    else:
+        assert round_of(at) == m
+
+
+def test_the_model_page_maps_the_most_probable_class_and_one_class_on_request():
+    at = open_page(PAGES[0], data="iris", rounds=ROUNDS, round=ROUNDS)
+    assert_clean(at)
+    figs = charts(at)
+    assert "the most probable class" in figs[0]["layout"]["title"]["text"]
+    names = {t.get("name") for t in figs[0]["data"]}
+    assert {"class setosa", "class versicolor", "class virginica"} <= names
+    assert "boundaries between classes" in names
+    assert "Residuals of class setosa" in figs[1]["layout"]["title"]["text"]
+    at.selectbox(key="cls").set_value(2).run()
+    at.toggle(key="pk").set_value(True).run()
+    assert_clean(at)
+    figs = charts(at)
+    assert "p of class virginica" in figs[0]["layout"]["title"]["text"]
+    assert "Residuals of class virginica" in figs[1]["layout"]["title"]["text"]
+    assert at.query_params["cls"] == "2" and at.query_params["pk"] == "true"  # in the link
+
+
+def test_the_tree_page_shows_tree_m_k_with_the_factor():
+    at = open_page("pages/tree.py", data="spiral", rounds=ROUNDS, round=2, cls=1, n=150)
+    assert_clean(at)
+    assert "Tree (2, 1)" in chart_text(at)
+    text = page_text(at)
+    assert r"\frac{K - 1}{K}" in text and r"\frac{2}{3}\cdot" in text
+    assert "Friedman" in text
+
+
+def test_curves_show_the_multinomial_log_loss_and_accuracy():
+    at = open_page("pages/curves.py", data="blobs", rounds=ROUNDS, round=ROUNDS, n=120)
+    assert_clean(at)
+    assert "multinomial log-loss" in chart_text(at)
+    assert "softmax" in page_text(at)  # f0: softmax(f0) gives back the class shares
+
+
+def test_a_three_class_upload_opens_every_page():
+    at = open_page(PAGES[0], rounds=ROUNDS)
+    upload(at, THREE_CSV)
+    assert_clean(at)
+    assert "class cat" in chart_text(at)
+    for page in REGISTERED[1:]:
+        at.switch_page(page).run()
+        assert_clean(at)
+
+
+def test_exponential_loss_with_three_classes_is_a_clear_message():
+    at = open_page(PAGES[0], data="blobs", loss="exponential", rounds=ROUNDS)
+    assert not at.exception
+    assert at.error and "exponential" in at.error[0].value and "two classes" in at.error[0].value
+
+
+def test_the_sample_page_follows_the_sample_through_each_class_tree():
+    at = open_page("pages/sample.py", data="blobs", rounds=ROUNDS, round=2, sample=5, n=120)
+    assert_clean(at)
+    assert "p of class 2" in chart_text(at) and "F of class 0" in chart_text(at)
+    block = at.dataframe[0].value
+    assert list(block["class k"]) == ["0", "1", "2"]
+    assert "leaf" in block.columns and (block["leaf"] >= 0).all()
+    assert r"\operatorname{softmax}" in page_text(at)
+
+
+def test_three_trees_a_round_count_three_times_against_the_budget():
+    from explorer.app import MAX_POINT_ROUNDS
+    n, rounds = 5000, 200  # within the budget for two classes, not for three
+    assert n * rounds <= MAX_POINT_ROUNDS < 3 * n * rounds
+    at = open_page(PAGES[0], data="blobs", n=n, rounds=rounds)
+    assert_clean(at)
+    used = MAX_POINT_ROUNDS // (3 * rounds)
+    note = unescape(" ".join(c.value for c in at.caption))
+    assert f"Using {used:,} points, not {n:,}" in note and "× 3 trees" in note
+
+
+def test_a_ten_class_upload_opens_every_class():
+    rows = "".join(f"{i % 17},{(i * 7) % 23},{'abcdefghij'[i % 10]}\n" for i in range(300))
+    at = open_page(PAGES[0], rounds=50)
+    upload(at, ("x1,x2,label\n" + rows).encode())
+    assert_clean(at)
+    assert "class a" in chart_text(at) and "class j" in chart_text(at)

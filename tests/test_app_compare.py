@@ -2,7 +2,8 @@
 
 import pytest
 
-from apptest_helpers import assert_clean, charts, new_app, open_page, page_text
+from apptest_helpers import (ROUNDS, assert_clean, charts, new_app, open_page, page_text,
+                             unescape)
 from explorer.state import COMPARISONS
 
 
@@ -46,3 +47,13 @@ def test_compare_on_a_regression_offers_its_pairs_and_says_when_sides_agree():
     assert "the two sides are the same fit" in page_text(at)
     a, b = charts(at)[:2]
     assert a["data"] == b["data"]  # Newton and mean leaves: one fit, drawn twice
+
+
+def test_the_compare_page_sets_two_three_class_fits_side_by_side():
+    at = open_page("pages/compare.py", data="spiral", rounds=ROUNDS, round=3, n=150)
+    assert_clean(at)
+    figs = charts(at)
+    assert sum("the most probable class" in f["layout"]["title"]["text"] for f in figs) == 2
+    at.selectbox(key="pair").set_value("leafrule").run()
+    assert not at.exception  # mean leaves are for two classes: a message, not a crash
+    assert at.error and "leave leaf='newton'" in unescape(at.error[0].value)

@@ -3,13 +3,14 @@ rounds, and say so when there is no browser to render images."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import SLIDES, assert_clean, slides_registered
+from apptest_helpers import ROUNDS, SLIDES, assert_clean, open_page, slides_registered, storyboard
 from explorer.process import ROOT
 from export_helpers import assert_self_contained, png_size, svg_root
 
@@ -108,3 +109,18 @@ def test_slides_page_without_a_browser_says_so(slides_app, deferred, monkeypatch
     assert buttons["Storyboard PNG"].proto.disabled and buttons["Storyboard SVG"].proto.disabled
     assert not buttons["Animation HTML"].proto.disabled
     assert_self_contained(deferred(buttons["Animation HTML"]).decode("utf-8"))
+
+
+
+
+def test_the_slides_storyboard_shows_one_class_on_request():
+    at = open_page("pages/slides.py", data="blobs", rounds=ROUNDS, n=120)
+    assert_clean(at)
+    assert "boundaries between classes" in storyboard(at)
+    at.radio(key="slides_view").set_value("residuals").run()
+    first = storyboard(at)
+    assert "y<sub>k</sub> − p<sub>k</sub>" in json.loads(first)["layout"]["coloraxis"][
+        "colorbar"]["title"]["text"]
+    at.selectbox(key="cls").set_value(1).run()
+    assert_clean(at)
+    assert storyboard(at) != first  # class 1's residuals, not class 0's

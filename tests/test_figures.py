@@ -10,7 +10,7 @@ from explorer import figures, fit
 from explorer.numbers.grid import make_grid
 from explorer.numbers import summaries
 from explorer.data import make_toy
-from figure_helpers import check_figure, trace_array
+from figure_helpers import check_figure, finite_numbers, trace_array
 
 
 @pytest.mark.parametrize("m", [0, 1, 5, 12])
@@ -91,3 +91,22 @@ def test_the_other_views_on_a_line(sine):
     assert "½(y − F)²" in figures.curves(tr, 4).to_json()
     path = check_figure(figures.sample_trajectory(tr, 3, 4))
     assert path["data"][1]["y"] == [tr.y[3], tr.y[3]]
+
+
+@pytest.mark.parametrize("m", [0, 1, 6])
+def test_every_view_of_three_classes_drawsfinite_numbers(three, m):
+    trace, grid, classes = three
+    drawn = [figures.model_view(trace, m, grid, classes=classes),
+             figures.residual_map(trace, m, grid, k=2, classes=classes),
+             figures.curves(trace, m),
+             figures.sample_trajectory(trace, 4, m, classes=classes)]
+    if m:
+        drawn += [figures.tree_regions(trace, m, grid, k=1, classes=classes),
+                  figures.update_panels(trace, m, grid, k=2),
+                  figures.tree_diagram(trace, m, k=1, classes=classes)]
+    for fig in drawn:
+        assert finite_numbers(fig)
+    assert "class 2" in drawn[1].layout.title.text
+    if m:
+        assert f"Tree ({m}, 1)" in drawn[4].layout.title.text
+        assert "2/3" in drawn[6].layout.title.text

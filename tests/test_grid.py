@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.numbers.grid import LINE_RESOLUTION, boundary_lines, tree_on_grid
+import explorer
+from explorer.numbers.grid import (LINE_RESOLUTION, boundary_lines, make_grid, region_edges,
+                                  tree_on_grid)
 
 
 def test_boundary_lines_follow_the_sign_changes():
@@ -31,3 +33,29 @@ def test_a_one_input_grid_is_a_line_of_the_staged_predictions(sine):
     for m in (1, 7):
         np.testing.assert_allclose(tree_on_grid(tr, m, grid),
                                    expected[m] - expected[m - 1], atol=1e-6)
+
+
+def test_tree_on_grid_is_the_step_of_one_class(three):
+    trace, grid, _ = three
+    for k in range(3):
+        step = tree_on_grid(trace, 2, grid, k)
+        exact = trace.staged_decision_grid(grid.xs, grid.ys)
+        assert np.allclose(exact[2, ..., k] - exact[1, ..., k], step, atol=1e-12)
+
+
+def test_class_boundaries_run_between_cells_of_different_classes():
+    labels = np.array([[0, 0, 1], [0, 2, 1], [2, 2, 1]])
+    px, py = region_edges(np.arange(3.0), np.arange(3.0), labels)
+    segments = len([x for x in px if x is None])
+    assert segments >= 4  # 0|1, 0|2 (both ways) and 2|1 edges
+    px1, _ = region_edges(np.arange(3.0), np.arange(3.0), np.zeros((3, 3), int))
+    assert px1 == []
+
+
+def test_the_grid_of_ten_classes_keeps_within_the_cells_budget(warm_engine):
+    from explorer.numbers.grid import GRID_CELL_ROUNDS, GRID_RESOLUTION
+    X = np.random.RandomState(0).normal(size=(200, 2))
+    trace = explorer.fit(X, np.arange(200) % 10, n_rounds=50, max_depth=2)
+    grid = make_grid(trace)
+    assert grid.F.shape == (51, len(grid.ys), len(grid.xs), 10)
+    assert len(grid.xs) < GRID_RESOLUTION and grid.F[..., 0].size * 10 <= GRID_CELL_ROUNDS

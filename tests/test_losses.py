@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import explorer
+from explorer import losses
+from explorer.numbers import summaries
 from fit_data import DATA
 
 
@@ -87,3 +89,13 @@ def test_log_loss_residuals_stay_within_their_colour_bound():
     bound = losses.of(trace).residual_bound
     assert bound == 1.0
     assert max(np.abs(trace.residual(m)).max() for m in range(31)) < bound
+
+
+def test_the_loss_of_a_three_class_fit_is_the_multinomial_one(three):
+    trace, _, _ = three
+    loss = losses.of(trace)
+    assert loss.multiclass and loss.is_classifier and loss.title == "multinomial log-loss"
+    assert r"\frac{K - 1}{K}" in loss.leaf_tex("R", "F") and "Friedman" in loss.leaf_note(2)
+    f = summaries.f0_summary(trace)
+    assert f["counts"] == [80, 80, 80] and np.allclose(f["p0"], 1 / 3)
+    assert any("softmax" in line for line in loss.f0_tex(f))

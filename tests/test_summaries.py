@@ -7,9 +7,11 @@ import math
 import numpy as np
 import pytest
 
+import explorer
 from explorer import fit
 from explorer.data import make_toy
 from explorer.numbers import summaries
+from fit_data import MOONS_300
 
 
 def test_f0_summary_both_forms_agree(moons_fit):
@@ -100,3 +102,43 @@ def test_regression_f0_is_the_mean_and_the_ledger_has_no_probability(sine):
     assert ledger["p"] is None
     np.testing.assert_allclose(ledger["F"][1:], ledger["F"][:-1] + ledger["update"][1:],
                                atol=1e-12)
+
+
+@pytest.mark.parametrize("options", [{}, {"split": "hessian"},
+                                     {"loss": "exponential", "subsample": 0.6}])
+def test_a_samples_residuals_are_the_traces(options):
+    X, Y = MOONS_300
+    """The ledger's residuals are Trace.residual's, second-order branch included."""
+    trace = explorer.fit(X, Y, n_rounds=6, **options)
+    for i in (0, 17, 299):
+        at_rounds = np.array([trace.residual(m)[i] for m in range(trace.n_rounds + 1)])
+        assert np.array_equal(trace.sample_residuals(i), at_rounds)
+        ledger = summaries.ledger(trace, i)
+        assert np.array_equal(ledger["residual"][1:], at_rounds[:-1])
+
+
+def test_a_leafs_numbers_give_its_value_with_the_factor(three):
+    trace, _, _ = three
+    for k in range(3):
+        for leaf in summaries.leaves_of(trace, 3, k):
+            f = summaries.leaf_formula(trace, 3, int(leaf), k)
+            assert f["factor"] == pytest.approx(2 / 3)
+            assert f["factor"] * f["numerator"] / f["denominator"] == pytest.approx(
+                f["value"], rel=1e-12, abs=1e-15)
+            L = summaries.leaf_summary(trace, 3, int(leaf), k)
+            assert np.all(trace.leaf[3, L["members"], k] == leaf)
+            assert np.all(trace.in_bag[3, L["members"]])
+
+
+def test_a_samples_ledger_follows_it_through_each_class_tree(three):
+    trace, _, _ = three
+    i = 7
+    L = summaries.ledger(trace, i)
+    assert L["F"].shape == L["p"].shape == L["gamma"].shape == (7, 3)
+    for m in range(1, 7):
+        for k in range(3):
+            tree = trace.tree(m, k)
+            assert L["gamma"][m, k] == tree["value"][trace.leaf[m, i, k]]
+            assert L["F"][m, k] == L["F"][m - 1, k] + trace.learning_rate * L["gamma"][m, k]
+        assert np.array_equal(L["residual"][m], trace.residual(m - 1)[i])
+    assert np.allclose(L["p"].sum(axis=1), 1.0)

@@ -1,6 +1,7 @@
-"""K >= 3 classes: the engine builds scikit-learn's multinomial model exactly (K trees a
-round, the same trees and the same raw scores at every round, on the training points and
-on the app's plot plane), and xgboost's multi:softprob with split="hessian".
+"""explorer.multiclass, K >= 3 classes: the engine builds scikit-learn's multinomial
+model exactly (K trees a round, the same trees and the same raw scores at every round, on
+the training points and on the app's plot plane), and xgboost's multi:softprob with
+split="hessian".
 
 Every reference number is computed here by scikit-learn or xgboost itself.
 """
