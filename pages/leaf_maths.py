@@ -138,7 +138,7 @@ def body(ctx):
             app.chart(app.following(ctx, s, "leaf_loss", figures.leaf_loss_of, leaf=s.leaf,
                                     sample=s.sample, k=k, uirevision=ctx.key),
                       s, "leaf_loss", key="chart_leaf_loss", live=True)
-            if tr.is_multiclass:
+            if tr.is_multiclass and summaries.leaf_rule(tr) == "newton":  # the factor's rule
                 st.caption(losses.of(tr).factor_note + " So γ₁ is not the quadratic's "
                            "minimum Σr / Σh but (K − 1)/K of it.")
         with right:

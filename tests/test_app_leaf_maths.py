@@ -3,6 +3,8 @@ setting, the agreement panel (two classes, three, and a regression), and its mes
 
 from __future__ import annotations
 
+import pytest
+
 from apptest_helpers import (LEAF, ROUNDS, all_text, assert_clean, charts, open_clean,
                              open_page, page_text, round_of)
 
@@ -78,3 +80,13 @@ def test_the_leaf_maths_page_checks_a_three_class_fit_against_scikit_learn():
     values = {m.label: m.value for m in at.metric}
     assert values["Largest |ΔF|, training points"] == "0.00e+00"
     assert values["Largest |ΔF|, grid over the plane"] == "0.00e+00"
+
+
+@pytest.mark.parametrize("split", ["histogram", "hessian"])
+def test_three_class_leaves_without_the_factor_say_nothing_of_it(split):
+    """Histogram and second-order trees take −G/(H + λ) with no (K − 1)/K: the page's note on
+    the factor is for scikit-learn's Newton leaves alone."""
+    at = open_clean(LEAF, data="iris", split=split, rounds=ROUNDS, round=2, cls=1)
+    assert "(K − 1)/K" not in all_text(at)
+    assert "(K − 1)/K" in all_text(open_clean(LEAF, data="iris", rounds=ROUNDS, round=2, cls=1))
+
