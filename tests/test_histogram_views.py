@@ -300,3 +300,30 @@ def test_round_zero_and_a_node_without_histogram():
     assert hn.split_finding(trace, 1, none[0], k) is None
     assert "had no histogram" in hf.split_finding(None, 1, none[0]).layout.annotations[0].text
     assert "had no histogram" in hn.split_text(None, ("x1", "x2"))[0]
+
+
+@pytest.mark.parametrize("name, m", CASES)
+def test_h_has_its_own_axis_with_its_0_level_with_gs(name, m):
+    """H is a count for squared error and at most n/4 for the log-loss: on G's axis it would
+    flatten G. Each of the first two rows has H on a right-hand axis over G's, both axes
+    covering every value drawn, with 0 at the same height and H's ticks from 0 up."""
+    trace, k = FITS[name]
+    u = _searched(trace, m, k)[0]
+    found = hn.split_finding(trace, m, u, k)
+    fig = hf.split_finding(found, m, u, gain_name=splits.HISTOGRAM_GAIN)
+    layout = _spec(fig)["layout"]
+    by_name = {}
+    for t in fig.data:
+        by_name.setdefault(t.legendgroup, []).append(t)
+    for g_field, h_field in (("G_b", "H_b"), ("G_L", "H_L")):
+        assert len(by_name[g_field]) == len(found["features"])  # a column each
+        for g, h in zip(by_name[g_field], by_name[h_field]):
+            g_axis = layout["yaxis" + g.yaxis[1:]]
+            h_axis = layout["yaxis" + h.yaxis[1:]]
+            assert h_axis["overlaying"] == g.yaxis and h_axis["side"] == "right"
+            (g0, g1), (h0, h1) = g_axis["range"], h_axis["range"]
+            assert g0 <= min(0.0, np.min(g.y)) and g1 >= max(0.0, np.max(g.y))
+            assert h1 >= np.max(h.y) and h0 <= 0.0
+            assert -g0 / (g1 - g0) == pytest.approx(-h0 / (h1 - h0), rel=1e-12)
+            ticks = h_axis["tickvals"]
+            assert ticks[0] == 0.0 and len(ticks) >= 2 and max(ticks) <= h1

@@ -41,7 +41,8 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
     """Per feature (a column each), three rows against the bins: the histograms G_b and
     H_b; the running sums G_L and H_L at each boundary; the gain there (allowed
     boundaries only), the feature's best ringed and the tree's chosen boundary a dashed
-    line through the three rows.
+    line through the three rows. H has its own axis, on the right: it is a count for
+    squared error (and Σp(1 − p) ≤ n/4 for the log-loss), which would flatten G.
 
     ``numbers`` is :func:`explorer.numbers.histograms.split_finding` of ``node`` of tree
     m (None for a node without a histogram; at round 0, which has no tree, the chart says
@@ -56,7 +57,7 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                             "few samples).", height)
     features = numbers["features"]
     d = len(features)
-    gap = 0.1
+    gap = 0.16  # room for a column's right-hand (H) ticks and the next one's left ticks
     width = (1.0 - gap * (d - 1)) / d
     rows = ((0.72, 1.0), (0.38, 0.64), (0.0, 0.3))
     data, shapes, notes, axes = [], [], [], {}
@@ -76,11 +77,21 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                                        matches=None if row == 0 else f"x{col + 1 if col else ''}",
                                        showticklabels=row == 2,
                                        title=dict(text=f"bin of {name}" if row == 2 else ""))
-            title = ("per bin: G<sub>b</sub>, H<sub>b</sub>", "running sums",
+            title = ("per bin: G<sub>b</sub>", "running sum G<sub>L</sub>",
                      esc(gain_name))[row] if col == 0 else ""
             # three rows: a few ticks each, or they meet (in presenter mode above all)
             axes[f"yaxis{sfx}"] = dict(domain=list(rows[row]), anchor=f"x{sfx}", nticks=4,
-                                       title=dict(text=title))
+                                       title=dict(text=title),
+                                       tickfont=dict(color=ORANGE) if row < 2 else None)
+            if row < 2:  # H's own axis over the same plot, its 0 level with G's
+                g_range, h_range, h_ticks = _zero_aligned(fe[("G_b", "G_L")[row]],
+                                                          fe[("H_b", "H_L")[row]])
+                axes[f"yaxis{sfx}"]["range"] = g_range
+                right = ("H<sub>b</sub>", "H<sub>L</sub>")[row] if col == d - 1 else ""
+                axes[f"yaxis{_h_axis(row, col, d)}"] = dict(
+                    overlaying=f"y{sfx}", side="right", anchor=f"x{sfx}", range=h_range,
+                    tickvals=h_ticks, showgrid=False, zeroline=False,
+                    tickfont=dict(color=BLUE), title=dict(text=right))
             if chosen is not None and chosen[0] == f:
                 c = float(chosen[1]) + 0.5
                 shapes.append(dict(type="line", x0=c, x1=c, y0=0, y1=1, xref=f"x{sfx}",
@@ -89,22 +100,25 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
         s1, s2, s3 = ("" if col == 0 else str(col + 1)), str(d + col + 1), str(2 * d + col + 1)
         hover_bin = [f"bin {b}: {name} in ({_edge(edges, b - 1)}, {_edge(edges, b)}]"
                      for b in bins]
-        for field, label, color in (("G_b", "G<sub>b</sub> = Σg in bin b", ORANGE),
-                                    ("H_b", "H<sub>b</sub> = Σh in bin b", BLUE)):
+        for field, label, color, y in (
+                ("G_b", "G<sub>b</sub> = Σg in bin b (left axis)", ORANGE, s1),
+                ("H_b", "H<sub>b</sub> = Σh in bin b (right axis)", BLUE, _h_axis(0, col, d))):
+            # side by side in each bin although on two axes: one alignment group
             data.append(dict(type="bar", x=bins, y=finite(fe[field]), name=label,
                              legendgroup=field, showlegend=col == 0, marker=dict(color=color),
-                             xaxis=f"x{s1}", yaxis=f"y{s1}", customdata=hover_bin,
+                             offsetgroup=field, alignmentgroup=f"bins{col}",
+                             xaxis=f"x{s1}", yaxis=f"y{y}", customdata=hover_bin,
                              hovertemplate=f"%{{customdata}}<br>{label}: %{{y:.5g}}"
                                            "<extra></extra>"))
         hover_cut = [f"{name} ≤ {num(e, 5)} (bins 0..{b} left)" for b, e in enumerate(edges)]
-        for field, label, color in (("G_L", "G<sub>L</sub>: Σ of G<sub>b</sub>, left of the "
-                                     "boundary", ORANGE),
-                                    ("H_L", "H<sub>L</sub>: Σ of H<sub>b</sub>, left of the "
-                                     "boundary", BLUE)):
+        for field, label, color, y in (
+                ("G_L", "G<sub>L</sub>: Σ of G<sub>b</sub>, left of the boundary", ORANGE, s2),
+                ("H_L", "H<sub>L</sub>: Σ of H<sub>b</sub>, left of the boundary", BLUE,
+                 _h_axis(1, col, d))):
             data.append(dict(type="scatter", x=bounds, y=finite(fe[field]), mode="lines",
                              name=label, legendgroup=field, showlegend=col == 0,
                              line=dict(color=color, width=2.5), xaxis=f"x{s2}",
-                             yaxis=f"y{s2}", customdata=hover_cut,
+                             yaxis=f"y{y}", customdata=hover_cut,
                              hovertemplate=f"%{{customdata}}<br>{label}: %{{y:.5g}}"
                                            "<extra></extra>"))
         ok = np.flatnonzero(fe["allowed"])
@@ -146,6 +160,41 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                          barmode="group", bargap=0.05, hovermode="closest",
                          margin=dict(l=10, r=10, t=80, b=90), **axes)
     return make_figure(data, layout)
+
+
+def _zero_aligned(g, h) -> tuple[list, list, list]:
+    """The ranges of G's axis and of H's (H >= 0) with 0 at the same height, and H's
+    ticks (0 and up only: below its 0 the axis is G's room). G keeps at least the top half
+    for H when it is mostly negative."""
+    g, h = finite(np.asarray(g, float)), finite(np.asarray(h, float))
+    lo, hi = min(0.0, float(g.min(initial=0.0))), max(0.0, float(g.max(initial=0.0)))
+    if hi <= -lo:
+        hi = max(hi, -lo, 1e-12)  # 0 no higher than halfway
+    lo, hi = lo - 0.06 * (hi - lo), hi * 1.06
+    zero = -lo / (hi - lo)  # the height of 0, as a share of the plot
+    top = max(float(h.max(initial=0.0)), 1e-12) * 1.06
+    # as many ticks above 0 as H's share of the plot has room for (3 in a whole row, with
+    # presenter mode's type), and at least one
+    room = max(1, int(3 * (1 - zero)))
+    step = _nice(top / room, up=True)
+    if step > top:
+        step = _nice(top, up=False)
+    ticks = [float(step * i) for i in range(int(top / step) + 1)]
+    return [lo, hi], [-top * zero / (1 - zero), top], ticks
+
+
+def _nice(x: float, up: bool) -> float:
+    """1, 2 or 5 times a power of 10: the smallest at least x (up), or the largest at most
+    x."""
+    power = 10.0 ** np.floor(np.log10(x))
+    steps = [f * power for f in (1, 2, 5, 10)]
+    return float(next(v for v in steps if v >= x) if up else max(v for v in steps if v <= x))
+
+
+def _h_axis(row: int, col: int, d: int) -> str:
+    """The number of H's right-hand y axis in row 0 or 1 of column ``col`` (after the 3d
+    axes of the rows)."""
+    return str(3 * d + row * d + col + 1)
 
 
 def _edge(edges, b: int) -> str:
