@@ -16,7 +16,7 @@ from apptest_helpers import (APP, GOOD_CSV, PAGES, TIMEOUT, assert_clean, chart_
                              chart_text, charts, new_app, open_page, page_text, round_of,
                              unescape, upload)
 from explorer import figures
-from explorer.app import MAX_POINT_ROUNDS
+from explorer.dataset import MAX_POINT_ROUNDS
 from explorer.figures import theme
 from explorer.process import ROOT
 from explorer.state import State
