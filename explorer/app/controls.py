@@ -58,6 +58,8 @@ def field(key: str, state: State, container=st, disabled: bool = False, on_chang
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _toy(reads: tuple, _state: State) -> dataset.Data:
+    """A toy set's data, made once for every session: ``reads`` holds the State's fields
+    that :func:`explorer.dataset.make` reads (the user's own data is made per run)."""
     return dataset.make(_state)
 
 
