@@ -1,6 +1,6 @@
 """What one setting costs the server: the fit, its grid and curves as the app's cached fit
 makes them, their time (best of 3) and the bytes the cache then holds (and the peak).
-The app's points budgets (explorer/app/controls.py) are set from these numbers.
+The app's points budgets (explorer/dataset.py) are set from these numbers.
 
     python -m benchmarks.bench_budget squared_error:20000:100 histogram:30000:100 \\
         histogram:10000:100:blobs histogram:30000:100:sine

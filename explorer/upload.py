@@ -8,7 +8,7 @@ the app can show it as is.
 Size: the library's own limit, :data:`MAX_BYTES`, is 10 MB; it is the default of
 :func:`read_table` and :func:`load_csv` and what the command line
 (``python -m explorer export --csv``) accepts. The app passes a smaller one of its own,
-``explorer.app.controls.MAX_UPLOAD_MB`` (5 MB), which ``.streamlit/config.toml``'s
+``explorer.dataset.MAX_UPLOAD_MB`` (5 MB), which ``.streamlit/config.toml``'s
 ``server.maxUploadSize`` repeats for the server (a test checks that the two agree).
 """
 

@@ -18,7 +18,7 @@ from apptest_helpers import (APP, GOOD_CSV, LEAF, PAGES, ROUNDS, SPLITS_PAGE, TH
                              open_clean, open_page, page_text, round_of, storyboard, unescape,
                              upload)
 from explorer import figures
-from explorer.app import MAX_POINT_ROUNDS
+from explorer.dataset import MAX_POINT_ROUNDS
 from explorer.figures import theme
 from explorer.process import ROOT
 from explorer.state import State

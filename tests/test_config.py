@@ -9,8 +9,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from explorer import upload
-from explorer.app import controls
+from explorer import dataset, upload
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
@@ -20,9 +19,9 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 def test_the_upload_limit_is_the_same_for_the_server_and_the_app():
     # A config file cannot import the constant: the server refuses a larger body (413),
     # the app's widget and its reading say the same number of MB.
-    assert CONFIG["server"]["maxUploadSize"] == controls.MAX_UPLOAD_MB
+    assert CONFIG["server"]["maxUploadSize"] == dataset.MAX_UPLOAD_MB
     # the library's own default (the command line's) is the larger, 10 MB
-    assert upload.MAX_BYTES == 10 * 2**20 >= controls.MAX_UPLOAD_MB * 2**20
+    assert upload.MAX_BYTES == 10 * 2**20 >= dataset.MAX_UPLOAD_MB * 2**20
     assert "10 MB" in upload.__doc__ and "10 MB" in upload.read_table.__doc__
 
 

@@ -20,7 +20,7 @@ _FROM = {
     "preload": (".assets", "preload"),
     **{name: (".context", name)
        for name in ("finish", "lesson", "md_escape", "page", "setup", "variant")},
-    **{name: (".controls", name) for name in ("MAX_POINT_ROUNDS", "field")},
+    "field": (".controls", "field"),
     "edit_points": (".drawing", "edit_from"),
     **{name: (".stepper", name) for name in (
         "class_picker", "leaf_picker", "mark_acted", "round_bar", "run_page",

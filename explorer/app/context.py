@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from .. import data as datamod, drawn, fit
+from .. import data as datamod, dataset, drawn, fit
 from ..numbers import warmup
 from ..numbers.grid import Grid, make_grid
 from ..lessons import LESSONS
@@ -198,7 +198,7 @@ def setup() -> None:
     if goto:
         st.switch_page(f"pages/{goto}.py")
     _wait_for_first_parts(engine)
-    st.session_state[_CTX] = (None, got) if isinstance(got, str) else _context(state, *got)
+    st.session_state[_CTX] = (None, got.message) if got.train is None else _context(state, got)
 
 
 def finish() -> None:
@@ -212,13 +212,14 @@ def finish() -> None:
     _rest_progress(engine)
 
 
-def _context(state: State, train, held, data_key: str, note: str):
+def _context(state: State, got: dataset.Data):
     """(context, None), or (None, the message that says why there is none)."""
     try:
-        trace, grid, key = _fitted_with_grid(state, data_key, train, held)
+        trace, grid, key = _fitted_with_grid(state, got.key, got.train, got.valid)
     except ValueError as error:
         return None, f"These settings cannot be fitted: {error}"
-    return Context(trace, grid, train, held, state.is_upload, key, data_key, note), None
+    return Context(trace, grid, got.train, got.valid, state.is_upload, key, got.key,
+                   got.note), None
 
 
 def variant(ctx: Context, state: State, flip: float = 0.0):
