@@ -665,7 +665,6 @@ def test_the_sample_page_follows_the_sample_through_each_class_tree():
 
 
 def test_three_trees_a_round_count_three_times_against_the_budget():
-    from explorer.app import MAX_POINT_ROUNDS
     n, rounds = 5000, 200  # within the budget for two classes, not for three
     assert n * rounds <= MAX_POINT_ROUNDS < 3 * n * rounds
     at = open_page(PAGES[0], data="blobs", n=n, rounds=rounds)
