@@ -34,3 +34,23 @@ def test_the_histogram_views_text_neither_overlaps_nor_is_cut_off(app_server, br
         finally:
             page.close()
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("width, mode", [(1280, ""), (1600, "present=1")])
+def test_the_tree_page_draws_31_leaves_with_no_text_on_other_text(app_server, browser, width,
+                                                                   mode):
+    """HistGradientBoosting's default of 31 leaves (2,500 points) on the Tree page: the
+    diagram, the plane and the update, with no chart text overlapping or cut off."""
+    page = browser.new_page(viewport={"width": width, "height": 1000})
+    page.set_default_timeout(120_000)
+    try:
+        query = "&".join(x for x in ("split=histogram", "n=2500", "rounds=10", "round=10",
+                                     mode) if x)
+        page.goto(f"{app_server.url}/tree?{query}")
+        ct.settle(page, 3)
+        assert page.locator("[data-testid=stException]").count() == 0
+        found = ct.problems(page)
+        assert len(found) >= 3 and "31 leaves" in page.inner_text("[data-testid=stMain]")
+    finally:
+        page.close()
+    assert not ct.summary(found), "\n".join(ct.summary(found))

@@ -36,3 +36,42 @@ def test_tree_diagram_shows_split_n_sums_improvement_and_values(moons_fit):
     root = tree[0]
     assert f"{'ab'[root['feature']]} ≤ {theme.num(root['threshold'], 4)}" in text
     assert "improvement" in text and "Σr" in text and "Σh" in text
+
+
+def test_a_tree_of_31_leaves_keeps_every_split_in_its_hover_and_no_label_on_another(
+        warm_engine):
+    """HistGradientBoosting's 31 leaves in the Tree page's diagram: a split is a dot with
+    its rule and numbers in its hover; a leaf's value is written where it has room at
+    the narrowest width (largest |γ| first) and is always in its hover."""
+    from explorer import fit
+    from explorer.data import make_toy
+    from explorer.figures import charts
+    ds = make_toy("moons", n=2500, noise=0.3, seed=0)
+    tr = fit(ds.X, ds.y, split="histogram", n_rounds=3)
+    tree = tr.tree(3)
+    is_leaf = tree["left"] < 0
+    assert is_leaf.sum() > charts.TINY
+    fig = figures.tree_diagram(tr, 3, feature_names=("a", "b"))
+    assert "per node its split in its hover" in fig.layout.title.text
+    nodes = fig.data[1]
+    for k in range(len(tree)):
+        if is_leaf[k]:
+            assert nodes.hovertext[k].startswith(f"leaf {k}: γ = "
+                                                 f"{theme.signed(tree['value'][k], 4)}")
+        else:
+            rule = f"{'ab'[tree['feature'][k]]} ≤ {theme.num(tree['threshold'][k], 4)}"
+            assert nodes.hovertext[k].startswith(f"node {k}: {rule}")
+    notes = list(fig.layout.annotations)
+    assert len(notes) == is_leaf.sum()  # the leaves' boxes; no text for a split
+    px = charts.DIAGRAM_PX / (is_leaf.sum() - 1 + 1.4)
+    boxes = {}
+    for a in notes:
+        if a.text.strip():
+            half = (theme.text_width(a.text, a.font.size) + 2 * (a.borderpad + a.borderwidth)) / 2
+            boxes.setdefault(a.y, []).append((a.x * px - half, a.x * px + half))
+    assert sum(map(len, boxes.values())) >= is_leaf.sum() // 2  # most values are written
+    for row in boxes.values():
+        row.sort()
+        assert all(a[1] <= b[0] for a, b in zip(row, row[1:]))
+    top = max(np.flatnonzero(is_leaf), key=lambda k: abs(tree["value"][k]))
+    assert any(theme.signed(tree["value"][top], 2) in a.text for a in notes)

@@ -15,7 +15,8 @@ from ..numbers import summaries
 from ..text import leaf_symbol, no_tree, settled
 from .classes import class_trajectory
 from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
-                    empty_figure, esc, finite, make_figure, num, round_marker, signed)
+                    empty_figure, esc, finite, make_figure, num, round_marker, signed,
+                    text_width)
 
 # --- 5. loss and accuracy against rounds ---------------------------------------------
 
@@ -118,13 +119,24 @@ def leaf_rule_text(trace, m: int | None = None) -> str:
     return "γ = Σr / Σh"
 
 
-def diagram_title(trace, m: int, k: int = 0, classes=None) -> str:
-    # which tree, and its leaf rule: with K classes the (K - 1)/K factor is in γ
+# Past these many leaves a node shows fewer numbers (the rest are in its hover): the
+# Tree page's diagram gives a leaf about 29 px at 1280 px (31 leaves, HistGradientBoosting's
+# default).
+COMPACT, TINY = 8, 20
+DIAGRAM_PX = 840  # the diagram's plotting width at its narrowest (the Tree page at 1280 px)
+
+
+def diagram_title(trace, m: int, k: int = 0, classes=None, n_leaves: int = 0) -> str:
+    # which tree, what each node shows (fewer numbers when there are many), and the leaf
+    # rule: with K classes the (K - 1)/K factor is in γ
     name = f"Tree {m}"
     if trace.is_multiclass:
         name = f"Tree ({m}, {k}), of class {esc((classes or trace.classes)[k])}"
-    return (f"{name} (go left = yes): per node its split, n, Σr, Σh and improvement; "
-            f"per leaf {leaf_rule_text(trace, m)}, before ν = {num(trace.learning_rate)}")
+    shown = ("per node its split, n, Σr, Σh and improvement" if n_leaves <= COMPACT else
+             "per node its split and n (Σr, Σh, improvement: hover)" if n_leaves <= TINY
+             else "per node its split in its hover, and a crowded leaf's value")
+    return (f"{name} (go left = yes): {shown}; per leaf {leaf_rule_text(trace, m)}, "
+            f"before ν = {num(trace.learning_rate)}")
 
 
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
@@ -142,31 +154,35 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     if leaf is not None and sample is not None:
         leaf = summaries.resolve_leaf(trace, m, leaf, sample, k)[0]
     tree = trace.tree(m, k)
-    title = diagram_title(trace, m, k, classes)
     sym = leaf_symbol(trace)  # w for second-order trees (xgboost's leaf weight)
     x, depth = _tree_layout(tree)
     is_leaf = tree["left"] < 0
     n_leaves = int(is_leaf.sum())
-    compact, tiny = n_leaves > 8, n_leaves > 20
+    title = diagram_title(trace, m, k, classes, n_leaves)
+    compact, tiny = n_leaves > COMPACT, n_leaves > TINY
     names = [esc(n) for n in feature_names]
     values = finite(tree["value"])
     scales = summaries.node_scales(trace, m, k)  # Σ|r|: a smaller Σr is noise, printed 0
     vmax = max(float(np.max(np.abs(values[is_leaf]))), 1e-12)
     ex, ey = [], []
-    notes = []
+    notes, hover = [], []
     font_size = 13 if not compact else 11 if not tiny else 9
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
         sr = num(settled(tree["sum_r"][k], scales[k]))
         sh = num(tree["sum_h"][k])
+        sums = f"n = {n}, Σr = {sr}, Σh = {sh}"
         if not is_leaf[k]:
             left, right = int(tree["left"][k]), int(tree["right"][k])
             for child in (left, right):
                 ex += [x[k], x[child], None]
                 ey += [-depth[k], -depth[child], None]
-            split = f"<b>{names[int(tree['feature'][k])]} ≤ {num(tree['threshold'][k], 4)}</b>"
-            if tiny:
-                text = split
+            rule = f"{names[int(tree['feature'][k])]} ≤ {num(tree['threshold'][k], 4)}"
+            hover.append(f"node {k}: {rule}<br>{sums}, improvement "
+                         f"{num(tree['improvement'][k], 3)}")
+            split = f"<b>{rule}</b>"
+            if tiny:  # a dot (the nodes trace), its split in its hover: no room for text
+                continue
             elif compact:
                 text = f"{split}<br>n={n}"
             else:
@@ -180,6 +196,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
                                       font=dict(size=12, color=MUTED)))
         else:
             g = float(values[k])
+            hover.append(f"leaf {k}: {sym} = {signed(g, 4)}<br>{sums}<br>click to select")
             if tiny:
                 text = f"<b>{signed(g, 2)}</b>"
             elif compact:
@@ -191,15 +208,21 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
             border, bw = (INK, 3) if k == leaf else ("#9aa3ad", 1)
         notes.append(dict(x=x[k], y=-depth[k], text=text, showarrow=False, align="center",
                           font=dict(size=font_size, color=INK), bgcolor=bg, bordercolor=border,
-                          borderwidth=bw, borderpad=5))
+                          borderwidth=bw, borderpad=2 if tiny else 5))
+    if tiny:  # the notes are the leaves', in order
+        _leave_room(notes, values[is_leaf], font_size,
+                    DIAGRAM_PX / (max(n_leaves - 1, 1) + 1.4))
+    # every node's numbers in its hover; with many leaves a split is a dot, and a leaf
+    # keeps its box
+    dot = [tiny and not is_leaf[j] for j in range(len(tree))]
     data = [
         dict(type="scatter", x=ex, y=ey, mode="lines", line=dict(color="#9aa3ad", width=1.5),
              hoverinfo="skip", showlegend=False),
         dict(type="scatter", x=x, y=-depth, mode="markers", showlegend=False,
-             marker=dict(size=34, color="rgba(0,0,0,0)"),
+             marker=dict(size=[9 if d else 34 for d in dot],
+                         color=["#6b7480" if d else "rgba(0,0,0,0)" for d in dot]),
              customdata=np.column_stack([np.arange(len(tree)), is_leaf.astype(int)]),
-             hovertext=[f"leaf {j}: click to select" if is_leaf[j] else f"node {j}"
-                        for j in range(len(tree))], hoverinfo="text"),
+             hovertext=hover, hoverinfo="text"),
     ]
     max_depth = float(depth.max())
     height = height or int(190 + (150 if not compact else 110) * max_depth)
@@ -209,6 +232,22 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
         xaxis=dict(visible=False, range=[-0.7, span + 0.7] if n_leaves > 1 else [-1, 1]),
         yaxis=dict(visible=False, range=[-max_depth - 0.5, 0.5]))
     return make_figure(data, layout)
+
+
+def _leave_room(notes: list[dict], values, size: float, px: float) -> None:
+    """Many leaves side by side: a leaf whose value would meet a neighbour's (at the same
+    depth, ``px`` pixels a unit apart) keeps its coloured box without the text, its value
+    in the hover; larger |γ| first, so a large value keeps its text."""
+    kept: dict[float, list] = {}
+    for i in np.argsort(-np.abs(values), kind="stable"):
+        note = notes[i]
+        width = text_width(note["text"], size) + 2 * (note["borderpad"] + note["borderwidth"])
+        lo, hi = note["x"] * px - width / 2 - 1, note["x"] * px + width / 2 + 1
+        row = kept.setdefault(note["y"], [])
+        if any(lo < b and a < hi for a, b in row):
+            note["text"] = " "
+        else:
+            row.append((lo, hi))
 
 
 # --- 8. one sample over the rounds ---------------------------------------------------
