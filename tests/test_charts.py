@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer import figures
-from explorer.figures import theme
+from explorer.text import number, signed
 
 
 def test_curves_mark_the_round_and_carry_rounds(moons_fit):
@@ -32,7 +32,7 @@ def test_tree_diagram_shows_split_n_sums_improvement_and_values(moons_fit):
         assert f"n = {int(tree['n'][k])}" in text
     for k in np.flatnonzero(tree["left"] < 0):
         assert f"leaf {k}" in text
-        assert theme.signed(tree["value"][k], 4) in text
+        assert signed(tree["value"][k], 4) in text
     root = tree[0]
-    assert f"{'ab'[root['feature']]} ≤ {theme.num(root['threshold'], 4)}" in text
+    assert f"{'ab'[root['feature']]} ≤ {number(root['threshold'], 4)}" in text
     assert "improvement" in text and "Σr" in text and "Σh" in text

@@ -1,12 +1,15 @@
-"""A view drawn as one panel of a larger figure (figures.theme.Panel): the storyboard's
-way of composing figures through arguments instead of editing their JSON."""
+"""explorer.figures.panels: a view drawn as one panel of a larger figure (Panel), the
+storyboard's way of composing figures through arguments instead of editing their JSON;
+and the finite guard every array passes on its way to plotly."""
 
 import json
 
+import numpy as np
 import pytest
 
 from explorer import export, figures
-from explorer.figures.theme import Panel
+from explorer.figures import panels
+from explorer.figures.panels import Panel
 from explorer.numbers.grid import make_grid
 
 PANEL = Panel(3, x_domain=(0.5, 0.9), y_domain=(0.1, 0.4), x_labels=False, y_labels=True,
@@ -50,3 +53,8 @@ def test_a_message_is_wrapped_and_centred_in_its_cell(moons_fit, grid):
     assert note["x"] == pytest.approx(0.7) and note["y"] == pytest.approx(0.25)
     assert note["xanchor"] == "center" and note["yanchor"] == "middle"
     assert all(len(line) <= 20 for line in note["text"].split("<br>"))
+
+
+def test_finite_guard():
+    a = panels.finite([np.nan, np.inf, -np.inf, 1.0, 1e300])
+    assert np.isfinite(a).all() and a[0] == 0 and a[1] == panels.BIG and a[2] == -panels.BIG

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from explorer import figures, fit
-from explorer.figures import theme
+from explorer.figures import panels
 from explorer.numbers.grid import make_grid, tree_leaf_of, tree_on_grid
 from explorer.numbers import summaries
 from explorer.data import make_toy
+from explorer.text import number, signed
 from figure_helpers import check_figure, trace_array
 
 
@@ -35,7 +36,7 @@ def test_probability_map_shows_p_of_round_m_and_clickable_points(moons_fit, grid
 
 
 def test_many_points_are_drawn_with_webgl(warm_engine):
-    ds = make_toy("moons", n=theme.GL_POINTS + 50)
+    ds = make_toy("moons", n=panels.GL_POINTS + 50)
     tr = fit(ds.X, ds.y, n_rounds=2)
     grid = make_grid(tr, resolution=20)
     for fig in (figures.probability_map(tr, 1, grid), figures.residual_map(tr, 1, grid),
@@ -69,10 +70,10 @@ def test_tree_regions_label_every_leaf_with_its_newton_value(moons_fit, grid):
     for a, node in zip(labels, nodes):
         g = tr.tree(m)["value"][node]
         # the label in full, or shortened where its box is small (leaf_labels)
-        assert a.text in (f"γ = {theme.signed(g)}", theme.signed(g), theme.signed(g, 2))
+        assert a.text in (f"γ = {signed(g)}", signed(g), signed(g, 2))
         assert a.captureevents
         assert a.hovertext.startswith(f"leaf {node} (click to select)")
-        assert f"γ = {theme.num(g, 6)}" in a.hovertext
+        assert f"γ = {number(g, 6)}" in a.hovertext
     # the selected leaf gets a thick outline on top, then transparent boxes and labels up to
     # the most any tree of the fit has: every round's figure holds as many
     outline = [s for s in fig.layout.shapes if s.opacity != 0][-1]

@@ -15,7 +15,9 @@ from .plane import (drawn_points, leaf_value_range, model_view, probability_map,
                     residual_title, sample_map_title, tree_line, tree_regions)
 from .update import update_panels
 from .presenter import PRESENT_SCALE, presented
-from .theme import PRINT_TEMPLATE, TEMPLATE, Panel, arrange, class_names, empty_figure
+from .layout import arrange
+from .panels import Panel, class_names, empty_figure
+from .theme import PRINT_TEMPLATE, TEMPLATE
 
 __all__ = ["PRESENT_SCALE", "PRINT_TEMPLATE", "Panel", "TEMPLATE", "arrange", "class_names",
            "compare_curves", "curves", "curves_title", "drawn_points", "empty_figure",

@@ -26,14 +26,15 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid
 from ..numbers.summaries import leaf_rule, most_leaves, resolve_leaf
-from ..text import leaf_symbol, no_tree
+from ..text import leaf_symbol, no_tree, number, signed
 from . import leaf_labels
 from .classes import class_boundaries, class_colour, class_labels, class_map
-from .theme import (ALONE, BLUE, CLASS_COLORS, DIVERGING, INK, LABEL, LABELS_PLACED, MUTED,
-                    ORANGE, PROBA_SCALE, VALID_COLOR, VALUE_SCALE, Panel, base_layout,
-                    boundary_trace, class_names, colorbar, empty_figure, esc, f32, finite,
-                    make_figure, map_size, marker_size, num, plane_axis, plane_layout,
-                    scatter_type, selected_ring, signed)
+from .layout import LABEL, LABELS_PLACED
+from .panels import (ALONE, Panel, base_layout, boundary_trace, class_names, colorbar,
+                     empty_figure, esc, f32, finite, make_figure, map_size, marker_size,
+                     plane_axis, plane_layout, scatter_type, selected_ring)
+from .theme import (BLUE, CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, PROBA_SCALE,
+                    VALID_COLOR, VALUE_SCALE)
 
 # --- 1. the model: p = sigmoid(F_m) on the plane ------------------------------------
 
@@ -487,7 +488,7 @@ def bin_lattice(trace, grid, panel: Panel = ALONE) -> list[dict]:
 
 def bar_title(vmax: float, sym: str = "γ") -> str:
     """The leaf values' colour bar title: its scale ends at ±vmax (w: xgboost's weight)."""
-    return f"leaf value {sym} (max |{sym}| = {num(vmax, 3)})"
+    return f"leaf value {sym} (max |{sym}| = {number(vmax, 3)})"
 
 
 def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None,
@@ -528,7 +529,7 @@ def _leaf_hover(trace, m, node, k=0) -> str:
     tree = trace.tree(m, k)
     g = float(finite(tree["value"][node]))
     return (f"leaf {node} (click to select)<br>n = {int(tree['n'][node])}"
-            f"<br>γ = {num(g, 6)}<br>ν·γ = {num(trace.learning_rate * g, 6)}")
+            f"<br>γ = {number(g, 6)}<br>ν·γ = {number(trace.learning_rate * g, 6)}")
 
 
 def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
