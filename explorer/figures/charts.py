@@ -1,7 +1,7 @@
 """The charts beside the plane: the loss curves, tree m as a diagram, one sample's
 path through the rounds.
 
-Pure functions (trace, round, options) -> plotly Figure, like :mod:`.plane`.
+Pure functions (trace, round, options) -> plotly Figure, like :mod:`.model`.
 """
 
 from __future__ import annotations

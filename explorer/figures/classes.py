@@ -1,6 +1,6 @@
 """The plane with K >= 3 classes: which class the model favours where, and how sure it is.
 
-Pure functions (trace, round, grid, options) -> plotly Figure, like :mod:`.plane`:
+Pure functions (trace, round, grid, options) -> plotly Figure, like :mod:`.model`:
 the class map (each cell coloured by its most probable class, paler where the model is
 unsure, the boundaries between classes drawn), or on request the map of one class's
 probability p_k. The colours are Okabe and Ito's colour-blind-safe set, with three of

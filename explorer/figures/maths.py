@@ -3,9 +3,9 @@
 Leaf maths (a leaf's loss, its Taylor quadratic, the Newton step and the exact
 minimiser), the split scan (gain against threshold for both split rules), and the
 comparison of two fits (overlaid loss curves). The regression views are
-the model's own (:mod:`.plane`).
+the model's own (:mod:`.model`).
 
-Like :mod:`.plane`: no Streamlit, and no maths either: the charts draw the numbers
+Like :mod:`.model`: no Streamlit, and no maths either: the charts draw the numbers
 they are given (a leaf story of :mod:`explorer.numbers.leaves`, the scans of
 :mod:`explorer.numbers.splits`), every array through ``finite`` and every piece of user
 text through ``esc``.

@@ -1,7 +1,7 @@
 """View 4: the update F_(m-1) + nu * tree m = F_m, as three maps side by side (or three
 lines along a regression's one input).
 
-Pure: (trace, round, grid, options) -> plotly Figure, like :mod:`.plane`.
+Pure: (trace, round, grid, options) -> plotly Figure, like :mod:`.model`.
 """
 
 from __future__ import annotations
