@@ -4,9 +4,20 @@ import numpy as np
 
 
 def number(x: float, digits: int = 6) -> str:
-    """``x`` in ``digits`` significant digits; NaN shows as 0 and inf as +-1e300."""
-    x = float(np.nan_to_num(x, nan=0.0, posinf=1e300, neginf=-1e300))
+    """``x`` in ``digits`` significant digits, never 'nan' or 'inf': NaN shows as 0 and
+    inf as +-1e300; 0 and -0 both show as 0. The one formatter of the pages and the
+    charts."""
+    # float first: a float32's inf would stay inf (1e300 overflows it)
+    x = float(np.nan_to_num(float(x), nan=0.0, posinf=1e300, neginf=-1e300))
+    if x == 0:
+        return "0"
     return f"{x:.{digits}g}"
+
+
+def signed(x: float, digits: int = 3) -> str:
+    """``x`` with its sign, +0.25 or -0.25 (0 has none): a value read as a change."""
+    s = number(x, digits)
+    return s if s.startswith("-") or s == "0" else "+" + s
 
 
 NEAR_ZERO = 1e-12  # relative to the sum of the magnitudes of a value's terms

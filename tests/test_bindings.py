@@ -13,7 +13,7 @@ from sklearn.datasets import load_iris, make_moons
 import explorer
 from explorer import figures
 from explorer.figures import bindings
-from explorer.figures.theme import plain
+from explorer.figures.panels import plain
 from explorer.numbers.grid import make_grid
 from explorer.numbers.record import unpack
 
@@ -147,7 +147,7 @@ def test_beyond_the_budget_the_chart_steps_through_the_server(fitted, monkeypatc
 
 
 def test_plain_figures_are_the_validated_ones(fitted):
-    """theme.plain draws the same figure, unvalidated: the tables hold what plotly gets."""
+    """panels.plain draws the same figure, unvalidated: the tables hold what plotly gets."""
     name, trace, grid = fitted
     with plain():
         spec = figures.model_view(trace, 3, grid)

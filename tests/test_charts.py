@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from explorer import figures
-from explorer.figures import theme
+from explorer.figures.layout import text_width
+from explorer.text import number, signed
 
 
 def test_curves_mark_the_round_and_carry_rounds(moons_fit):
@@ -32,9 +33,9 @@ def test_tree_diagram_shows_split_n_sums_improvement_and_values(moons_fit):
         assert f"n = {int(tree['n'][k])}" in text
     for k in np.flatnonzero(tree["left"] < 0):
         assert f"leaf {k}" in text
-        assert theme.signed(tree["value"][k], 4) in text
+        assert signed(tree["value"][k], 4) in text
     root = tree[0]
-    assert f"{'ab'[root['feature']]} ≤ {theme.num(root['threshold'], 4)}" in text
+    assert f"{'ab'[root['feature']]} ≤ {number(root['threshold'], 4)}" in text
     assert "improvement" in text and "Σr" in text and "Σh" in text
 
 
@@ -57,9 +58,9 @@ def test_a_tree_of_31_leaves_keeps_every_split_in_its_hover_and_no_label_on_anot
     for k in range(len(tree)):
         if is_leaf[k]:
             assert nodes.hovertext[k].startswith(f"leaf {k}: γ = "
-                                                 f"{theme.signed(tree['value'][k], 4)}")
+                                                 f"{signed(tree['value'][k], 4)}")
         else:
-            rule = f"{'ab'[tree['feature'][k]]} ≤ {theme.num(tree['threshold'][k], 4)}"
+            rule = f"{'ab'[tree['feature'][k]]} ≤ {number(tree['threshold'][k], 4)}"
             assert nodes.hovertext[k].startswith(f"node {k}: {rule}")
     notes = list(fig.layout.annotations)
     assert len(notes) == is_leaf.sum()  # the leaves' boxes; no text for a split
@@ -67,11 +68,11 @@ def test_a_tree_of_31_leaves_keeps_every_split_in_its_hover_and_no_label_on_anot
     boxes = {}
     for a in notes:
         if a.text.strip():
-            half = (theme.text_width(a.text, a.font.size) + 2 * (a.borderpad + a.borderwidth)) / 2
+            half = (text_width(a.text, a.font.size) + 2 * (a.borderpad + a.borderwidth)) / 2
             boxes.setdefault(a.y, []).append((a.x * px - half, a.x * px + half))
     assert sum(map(len, boxes.values())) >= is_leaf.sum() // 2  # most values are written
     for row in boxes.values():
         row.sort()
         assert all(a[1] <= b[0] for a, b in zip(row, row[1:]))
     top = max(np.flatnonzero(is_leaf), key=lambda k: abs(tree["value"][k]))
-    assert any(theme.signed(tree["value"][top], 2) in a.text for a in notes)
+    assert any(signed(tree["value"][top], 2) in a.text for a in notes)

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from explorer import export, figures
-from explorer.figures import theme
+from explorer.figures import panels
 
 # Column names as a user might type them: quotes, a tag, ampersands, a typed entity.
 NAMES = ('<img src=x onerror="alert(1)">', 'say "hi" & <b>bye</b> &amp; \'so\'')
@@ -38,9 +38,9 @@ def drawn(text: str) -> str:
 
 def test_esc_escapes_once_and_plotly_draws_the_text_as_typed():
     for name in NAMES + CLASSES + ("a & b", "&lt;", "&#39;", "&quot;", "plain"):
-        assert drawn(theme.esc(name)) == name
-    assert theme.esc('"') == '"' and "&quot;" not in theme.esc('a "b"')
-    assert theme.esc("<b>") == "&lt;b&gt;"
+        assert drawn(panels.esc(name)) == name
+    assert panels.esc('"') == '"' and "&quot;" not in panels.esc('a "b"')
+    assert panels.esc("<b>") == "&lt;b&gt;"
 
 
 def axis_titles(fig) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 from plotly.colors import sample_colorscale
 
 from explorer import export
-from explorer.figures import theme
+from explorer.text import number
 from explorer.numbers.grid import make_grid
 from figure_helpers import check_figure
 from export_helpers import NO_BROWSER_MESSAGE, assert_self_contained, png_size, svg_root
@@ -65,7 +65,7 @@ def test_storyboard_has_one_titled_panel_per_round_and_one_colour_scale(moons_fi
         vmax = max(float(np.abs(moons_fit.tree(m)["value"]).max()) for m in rounds if m > 0)
         # on gamma / vmax, the bar's labels in gamma
         assert (lo, hi) == (-1.0, 1.0)
-        assert axis.colorbar.title.text == f"leaf value γ (max |γ| = {theme.num(vmax, 3)})"
+        assert axis.colorbar.title.text == f"leaf value γ (max |γ| = {number(vmax, 3)})"
         # the leaf boxes are filled on that range: a leaf's colour is its value's colour
         scale = [list(stop) for stop in axis.colorscale]
         labels = [a for a in layout.annotations if (a.name or "").startswith("label:")]

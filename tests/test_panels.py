@@ -1,12 +1,16 @@
-"""A view drawn as one panel of a larger figure (figures.theme.Panel): the storyboard's
-way of composing figures through arguments instead of editing their JSON."""
+"""explorer.figures.panels: a view drawn as one panel of a larger figure (Panel), the
+storyboard's way of composing figures through arguments instead of editing their JSON;
+and the traces' guards: every array finite on its way to plotly, WebGL for many points."""
 
 import json
 
+import numpy as np
 import pytest
 
-from explorer import export, figures
-from explorer.figures.theme import Panel
+from explorer import export, figures, fit
+from explorer.data import make_toy
+from explorer.figures import panels
+from explorer.figures.panels import Panel
 from explorer.numbers.grid import make_grid
 
 PANEL = Panel(3, x_domain=(0.5, 0.9), y_domain=(0.1, 0.4), x_labels=False, y_labels=True,
@@ -50,3 +54,20 @@ def test_a_message_is_wrapped_and_centred_in_its_cell(moons_fit, grid):
     assert note["x"] == pytest.approx(0.7) and note["y"] == pytest.approx(0.25)
     assert note["xanchor"] == "center" and note["yanchor"] == "middle"
     assert all(len(line) <= 20 for line in note["text"].split("<br>"))
+
+
+def test_finite_guard():
+    a = panels.finite([np.nan, np.inf, -np.inf, 1.0, 1e300])
+    assert np.isfinite(a).all() and a[0] == 0 and a[1] == panels.BIG and a[2] == -panels.BIG
+
+
+def test_many_points_are_drawn_with_webgl(warm_engine):
+    ds = make_toy("moons", n=panels.GL_POINTS + 50)
+    tr = fit(ds.X, ds.y, n_rounds=2)
+    grid = make_grid(tr, resolution=20)
+    for fig in (figures.probability_map(tr, 1, grid), figures.residual_map(tr, 1, grid),
+                figures.tree_regions(tr, 1, grid)):
+        kinds = {t.type for t in fig.data if t.type.startswith("scatter")
+                 and t.mode == "markers" and t.customdata is not None
+                 and len(t.x) > 1 and t.name != "leaf value γ"}
+        assert kinds == {"scattergl"}, kinds

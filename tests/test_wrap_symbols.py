@@ -10,7 +10,7 @@ import pytest
 
 from explorer import fit
 from explorer.data import make_toy
-from explorer.figures.theme import wrap
+from explorer.figures.layout import wrap
 from explorer.figures.update import update_titles
 
 _SYMBOL = re.compile(r"<(sub|sup)>.*?</\1>", re.I)

@@ -135,7 +135,7 @@ export default function (component) {
         }));
         gd.__trigger("click", points);
       });
-      // a leaf's label (named label:<node id>, figures.plane.tree_regions) selects the leaf
+      // a leaf's label (named label:<node id>, figures.regions.tree_regions) selects the leaf
       gd.on("plotly_clickannotation", (event) => {
         const name = String((event.annotation || {}).name || "");
         if (gd.__draw || !/^label:\d+$/.test(name)) return;

@@ -164,7 +164,7 @@ export class Record {
     return P;
   }
 
-  // the class probabilities on the grid at round m, of F clipped as figures.theme.finite
+  // the class probabilities on the grid at round m, of F clipped as figures.panels.finite
   gridP(m) {
     const rows = [];
     for (let k = 0; k < this.K; k++) {

@@ -21,8 +21,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from .. import figures
-from ..figures import theme
-from ..figures.theme import Panel
+from ..figures import panels, theme
+from ..figures.panels import Panel
 from ..numbers.grid import Grid, make_grid
 from ..settings import Settings
 from .images import PLANE_SIZE, PRINT_TEMPLATE, for_export
@@ -71,7 +71,7 @@ def _shared_range(trace, view: str, rounds, k=None) -> dict:
         def r(m):
             values = trace.residual(m)
             return values[:, k or 0] if trace.is_multiclass else values
-        return dict(scale=max(figures.residual_scale(trace, theme.finite(r(m))) for m in rounds))
+        return dict(scale=max(figures.residual_scale(trace, panels.finite(r(m))) for m in rounds))
     if view == "tree":
         return dict(vmax=figures.leaf_value_range(trace, rounds, k or 0))
     return {}
@@ -228,8 +228,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
     height = rows * PANEL + margin["t"] + margin["b"]
     layout = dict(
         template=PRINT_TEMPLATE, font=theme.FONT,
-        title=dict(text=theme.esc(title), x=0.0, xref="paper", xanchor="left",
-                   font=dict(size=22), subtitle=dict(text=theme.esc(subtitle),
+        title=dict(text=panels.esc(title), x=0.0, xref="paper", xanchor="left",
+                   font=dict(size=22), subtitle=dict(text=panels.esc(subtitle),
                                                      font=dict(size=15, color=theme.MUTED))),
         width=cols * PANEL + 150, height=height, margin=margin, shapes=shapes,
         annotations=notes, **layout_axes)  # the legend goes where the figures' rule puts it

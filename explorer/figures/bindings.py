@@ -2,7 +2,7 @@
 per-round tables, all made here from the figure function's own figures.
 
 A figure function draws round m (``draw(trace, m, ...)``). :func:`bind` draws it at
-every round as plain dicts (:func:`.theme.plain`: the same figure, not validated) and
+every round as plain dicts (:func:`.panels.plain`: the same figure, not validated) and
 compares them: what is the same at every round is the *template*; each property that
 changes with the round is a *binding*, whose value at round m comes either
 
@@ -39,7 +39,7 @@ import numpy as np
 from ..numbers import terms as vocabulary
 from ..numbers.record import pack, unpack
 from .presenter import presented
-from .theme import plain
+from .panels import plain
 
 # Beyond these the chart steps through the server (a page says so): the tables of one
 # chart, and the rounds drawn to make them (drawing costs 2-5 ms a round).

@@ -1,7 +1,7 @@
 """The charts beside the plane: the loss curves, tree m as a diagram, one sample's
 path through the rounds.
 
-Pure functions (trace, round, options) -> plotly Figure, like :mod:`.plane`.
+Pure functions (trace, round, options) -> plotly Figure, like :mod:`.model`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
-from ..text import leaf_symbol, no_tree, settled
+from ..text import leaf_symbol, no_tree, number, settled, signed
 from .classes import class_trajectory
-from .theme import (DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, base_layout,
-                    empty_figure, esc, finite, make_figure, num, round_marker, signed,
-                    text_width)
+from .layout import text_width
+from .panels import base_layout, empty_figure, esc, finite, make_figure, round_marker
+from .theme import DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR
 
 # --- 5. loss and accuracy against rounds ---------------------------------------------
 
@@ -104,14 +104,14 @@ def leaf_rule_text(trace, m: int | None = None) -> str:
     p = trace.params
     leaf, split = p.get("leaf", "newton"), p.get("split", "squared_error")
     if split in ("hessian", "histogram"):  # xgboost's leaf weight w; scikit-learn's γ
-        lam = num(p.get("reg_lambda", 0.0))
+        lam = number(p.get("reg_lambda", 0.0), 4)
         return f"{leaf_symbol(trace)} = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
     if leaf == "mean" or (not trace.is_classifier and leaf != "line_search"):
         return "γ = Σr / n (the mean residual)"  # squared error: Newton and exact are the mean
     if leaf == "exact":
         return "γ = argmin_γ Σ L(y, F + γ) over the leaf (the exact minimiser)"
     if leaf == "line_search":
-        rho = "" if trace.rho is None or m is None else f", ρ_{m} = {num(trace.rho[m])}"
+        rho = "" if trace.rho is None or m is None else f", ρ_{m} = {number(trace.rho[m], 4)}"
         return f"γ = ρ_m · Σr / n (line search's step times the mean){rho}"
     if trace.is_multiclass:
         K = trace.n_classes
@@ -136,7 +136,7 @@ def diagram_title(trace, m: int, k: int = 0, classes=None, n_leaves: int = 0) ->
              "per node its split and n (Σr, Σh, improvement: hover)" if n_leaves <= TINY
              else "per node its split in its hover, and a crowded leaf's value")
     return (f"{name} (go left = yes): {shown}; per leaf {leaf_rule_text(trace, m)}, "
-            f"before ν = {num(trace.learning_rate)}")
+            f"before ν = {number(trace.learning_rate, 4)}")
 
 
 def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None = None,
@@ -169,17 +169,17 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     font_size = 13 if not compact else 11 if not tiny else 9
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
-        sr = num(settled(tree["sum_r"][k], scales[k]))
-        sh = num(tree["sum_h"][k])
+        sr = number(settled(tree["sum_r"][k], scales[k]), 4)
+        sh = number(tree["sum_h"][k], 4)
         sums = f"n = {n}, Σr = {sr}, Σh = {sh}"
         if not is_leaf[k]:
             left, right = int(tree["left"][k]), int(tree["right"][k])
             for child in (left, right):
                 ex += [x[k], x[child], None]
                 ey += [-depth[k], -depth[child], None]
-            rule = f"{names[int(tree['feature'][k])]} ≤ {num(tree['threshold'][k], 4)}"
+            rule = f"{names[int(tree['feature'][k])]} ≤ {number(tree['threshold'][k], 4)}"
             hover.append(f"node {k}: {rule}<br>{sums}, improvement "
-                         f"{num(tree['improvement'][k], 3)}")
+                         f"{number(tree['improvement'][k], 3)}")
             split = f"<b>{rule}</b>"
             if tiny:  # a dot (the nodes trace), its split in its hover: no room for text
                 continue
@@ -187,7 +187,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
                 text = f"{split}<br>n={n}"
             else:
                 text = (f"{split}<br>n = {n}<br>Σr = {sr}<br>Σh = {sh}"
-                        f"<br>improvement {num(tree['improvement'][k], 3)}")
+                        f"<br>improvement {number(tree['improvement'][k], 3)}")
             bg, border, bw = "#ffffff", "#9aa3ad", 1
             if not tiny:
                 for child, word in ((left, "yes"), (right, "no")):
@@ -301,7 +301,7 @@ def _target_trajectory(trace, i, m, rounds, F, y, height, uirevision) -> go.Figu
              line=dict(color=INK, width=2.5), customdata=rounds,
              hovertemplate="round %{x}: F = %{y:.4f}<extra></extra>"),
         dict(type="scatter", x=[rounds[0], rounds[-1]], y=[y, y], mode="lines",
-             name=f"target y = {num(y)}", line=dict(color=ORANGE, width=2, dash="dash"),
+             name=f"target y = {number(y, 4)}", line=dict(color=ORANGE, width=2, dash="dash"),
              hoverinfo="skip"),
     ]
     shapes = [dict(type="line", x0=m, x1=m, y0=0, y1=1, xref="x", yref="paper",

@@ -1,6 +1,6 @@
 """The plane with K >= 3 classes: which class the model favours where, and how sure it is.
 
-Pure functions (trace, round, grid, options) -> plotly Figure, like :mod:`.plane`:
+Pure functions (trace, round, grid, options) -> plotly Figure, like :mod:`.model`:
 the class map (each cell coloured by its most probable class, paler where the model is
 unsure, the boundaries between classes drawn), or on request the map of one class's
 probability p_k. The colours are Okabe and Ito's colour-blind-safe set, with three of
@@ -15,8 +15,10 @@ import plotly.graph_objects as go
 from .. import losses
 from ..numbers.grid import Grid, region_edges
 from ..numbers.terms import class_shade, grid_probabilities
-from .theme import (ALONE, INK, Panel, base_layout, colorbar, esc, f32, finite, make_figure,
-                    map_size, marker_size, plane_layout, round_marker, scatter_type, selected_ring)
+from .panels import (ALONE, Panel, base_layout, colorbar, esc, f32, finite, make_figure,
+                     map_size, marker_size, plane_layout, round_marker, scatter_type,
+                     selected_ring)
+from .theme import INK
 
 # Okabe & Ito (2008), black left out (it cannot be made pale), then Tol's indigo, wine
 # and olive: ten classes that stay apart for the common colour-vision deficiencies.

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..text import no_tree
+from ..text import no_tree, number, signed
 from .charts import _tree_layout
-from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite,
-                    make_figure, num, signed)
+from .panels import base_layout, empty_figure, esc, finite, make_figure
+from .theme import BLUE, INK, MUTED, ORANGE
 
 GREEN = "#2e8b57"  # the chosen split, as on the split scan
 BUILT_BG, SUBTRACTED_BG = "#d6e6f5", "#fde3cc"  # a node whose histogram was built / subtracted
@@ -110,7 +110,7 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                              xaxis=f"x{s1}", yaxis=f"y{y}", customdata=hover_bin,
                              hovertemplate=f"%{{customdata}}<br>{label}: %{{y:.5g}}"
                                            "<extra></extra>"))
-        hover_cut = [f"{name} ≤ {num(e, 5)} (bins 0..{b} left)" for b, e in enumerate(edges)]
+        hover_cut = [f"{name} ≤ {number(e, 5)} (bins 0..{b} left)" for b, e in enumerate(edges)]
         for field, label, color, y in (
                 ("G_L", "G<sub>L</sub>: Σ of G<sub>b</sub>, left of the boundary", ORANGE, s2),
                 ("H_L", "H<sub>L</sub>: Σ of H<sub>b</sub>, left of the boundary", BLUE,
@@ -144,7 +144,7 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
                               font=dict(color=MUTED, size=13)))
         if chosen is not None and chosen[0] == f:
             # the label reads away from the nearer end, so that it stays over its plot
-            notes.append(dict(text=f"chosen: {name} ≤ {num(edges[chosen[1]], 4)}",
+            notes.append(dict(text=f"chosen: {name} ≤ {number(edges[chosen[1]], 4)}",
                               x=float(chosen[1]) + 0.5, y=1.0, xref=f"x{s1}",
                               yref=f"y{s1} domain", showarrow=False, yanchor="bottom",
                               xanchor="left" if chosen[1] + 0.5 < len(bins) / 2 else "right",
@@ -202,7 +202,7 @@ def _edge(edges, b: int) -> str:
         return "−∞"
     if b >= len(edges):
         return "+∞"
-    return num(edges[b], 5)
+    return number(edges[b], 5)
 
 
 # --- best-first growth and the subtraction trick ------------------------------------------
@@ -246,9 +246,9 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
                 ey += [-float(depth[u]), -float(depth[child]), None]
             s = rank[u]
             split = f"<b>#{s['order']}</b> {_name(feature_names, s['feature'])} ≤ " \
-                    f"{num(s['threshold'], 3)}"
+                    f"{number(s['threshold'], 3)}"
             text = (f"<b>#{s['order']}</b>" if tiny else
-                    f"{split}<br>gain {num(s['gain'], 3)}")
+                    f"{split}<br>gain {number(s['gain'], 3)}")
             if not compact:
                 text += f"<br>n = {s['n']}"
         elif tiny:
@@ -285,7 +285,7 @@ def growth(tree, grown: dict, children: list, leaves: list, m: int, *,
                                      color=[_BG[kind.get(u)] for u in squares],
                                      line=dict(color=[_BORDER[kind.get(u)] for u in squares],
                                                width=2))))
-    hover = [h + (f", γ = {num(value[u]['value'], 4)}" if u in value else "")
+    hover = [h + (f", γ = {number(value[u]['value'], 4)}" if u in value else "")
              for u, h in enumerate(hover)]
     data.append(dict(type="scatter", x=finite(x), y=-finite(depth), mode="markers",
                      showlegend=False, marker=dict(size=30, color="rgba(0,0,0,0)"),
@@ -322,15 +322,16 @@ def leaf_values(leaves: list, m: int, *, tree_name: str | None = None,
     name = tree_name or f"tree {m}"
     labels = [f"leaf {r['node']} (n = {r['n']})" for r in leaves]
     step = finite([r["step"] for r in leaves])
-    hover = [f"γ = −G/(H + λ) = −({num(r['G'], 5)})/({num(r['H'], 5)} + {num(r['lam'])})"
-             f" = {num(r['value'], 5)}<br>ν · γ = {num(r['nu'])} × {num(r['value'], 5)} = "
-             f"{num(r['step'], 5)}" for r in leaves]
+    hover = [f"γ = −G/(H + λ) = −({number(r['G'], 5)})/({number(r['H'], 5)} + "
+             f"{number(r['lam'], 4)}) = {number(r['value'], 5)}<br>ν · γ = "
+             f"{number(r['nu'], 4)} × {number(r['value'], 5)} = {number(r['step'], 5)}"
+             for r in leaves]
     data = [dict(type="bar", orientation="h", y=labels, x=step, name="ν · γ",
                  showlegend=False, marker=dict(color=[ORANGE if s > 0 else BLUE for s in step]),
                  text=[signed(s, 3) for s in step], textposition="auto",
                  hovertext=hover, hoverinfo="text")]
-    nu = num(leaves[0]["nu"]) if leaves else "ν"
-    lam = num(leaves[0]["lam"]) if leaves else "λ"
+    nu = number(leaves[0]["nu"], 4) if leaves else "ν"
+    lam = number(leaves[0]["lam"], 4) if leaves else "λ"
     reach = max(float(np.max(np.abs(step))) if len(step) else 0.0, 1e-12) * 1.15
     height = height or int(150 + 26 * max(len(leaves), 3))
     layout = base_layout(f"Leaves of {name}: ν · γ, γ = −G/(H + λ) (ν = {nu}, λ = {lam})",

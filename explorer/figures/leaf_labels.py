@@ -17,7 +17,9 @@ the positions are decided here, once per round, and the browser only applies the
 
 from __future__ import annotations
 
-from .theme import INK, LINE_EM, signed, text_width
+from ..text import signed
+from .layout import LINE_EM, text_width
+from .theme import INK
 
 # the least plotting height of the plane (560 px, less a title of three lines and the
 # legend): a round whose title is shorter has a taller plot, which only spreads the labels

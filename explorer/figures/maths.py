@@ -3,9 +3,9 @@
 Leaf maths (a leaf's loss, its Taylor quadratic, the Newton step and the exact
 minimiser), the split scan (gain against threshold for both split rules), and the
 comparison of two fits (overlaid loss curves). The regression views are
-the model's own (:mod:`.plane`).
+the model's own (:mod:`.model`).
 
-Like :mod:`.plane`: no Streamlit, and no maths either: the charts draw the numbers
+Like :mod:`.model`: no Streamlit, and no maths either: the charts draw the numbers
 they are given (a leaf story of :mod:`explorer.numbers.leaves`, the scans of
 :mod:`explorer.numbers.splits`), every array through ``finite`` and every piece of user
 text through ``esc``.
@@ -18,9 +18,9 @@ import plotly.graph_objects as go
 
 from ..numbers.leaves import leaf_story
 from ..numbers.summaries import resolve_leaf
-from ..text import no_tree
-from .theme import (BLUE, INK, MUTED, ORANGE, base_layout, empty_figure, esc, finite, make_figure,
-                    num)
+from ..text import no_tree, number
+from .panels import base_layout, empty_figure, esc, finite, make_figure
+from .theme import BLUE, INK, MUTED, ORANGE
 
 GREEN = "#2e8b57"
 RED = "#c0392b"
@@ -109,7 +109,7 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 520,
     used = float(finite(s.get("used", s.get("value", newton))))
     # the value the fit uses, ringed: it may sit on the Newton step or the minimiser
     sym = s.get("symbol", "γ")
-    points.append((used, f"the value the fit uses, {sym} = {num(used, 6)}", RED, "circle-open",
+    points.append((used, f"the value the fit uses, {sym} = {number(used, 6)}", RED, "circle-open",
                    22))
     for x, name, color, symbol, size in points:
         y = float(np.interp(x, g, loss)) if g[0] <= x <= g[-1] else float(loss.min())
@@ -121,19 +121,19 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 520,
                          hovertemplate=f"{esc(name)}<extra></extra>"))
     shapes = [_vline(newton, ORANGE, "newton"), _vline(used, RED, "used", dash="solid")]
     tree = s.get("tree", f"tree {m}")  # tree (m, k) with K >= 3 classes
-    uses = f"uses {sym} = {num(used, 6)}"
+    uses = f"uses {sym} = {number(used, 6)}"
     if s.get("rho") is not None:
-        uses += f" (ρ<sub>{m}</sub> = {num(s['rho'], 6)} × mean {num(s['mean'], 6)})"
+        uses += f" (ρ<sub>{m}</sub> = {number(s['rho'], 6)} × mean {number(s['mean'], 6)})"
     elif s.get("lam"):
-        uses += f" (λ = {num(s['lam'])})"
+        uses += f" (λ = {number(s['lam'], 4)})"
     if s["pure"]:
         way = "+∞" if s.get("side", 1) > 0 else "−∞"
         title = (f"Leaf {node} of {tree}, pure (L_R falls as γ → {way}): the fit {uses}; "
-                 f"Newton {num(newton)}, no finite minimiser")
+                 f"Newton {number(newton, 4)}, no finite minimiser")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
-        title = (f"Leaf {node} of {tree}: the fit {uses}; Newton {num(newton)}, exact "
-                 f"{num(s['exact'])}, gap {num(s['gap'], 3)}")
+        title = (f"Leaf {node} of {tree}: the fit {uses}; Newton {number(newton, 4)}, exact "
+                 f"{number(s['exact'], 4)}, gap {number(s['gap'], 3)}")
     layout = base_layout(title, height, uirevision, shapes=shapes,
                      xaxis=dict(title=dict(text="γ (the leaf's step)")),
                      yaxis=dict(title=dict(text="Σ loss over the leaf"
@@ -199,7 +199,7 @@ def split_scan(scans: list | None, m: int, node: int, *, feature_names=("x1", "x
                                    xref=f"x{suffix}", yref=f"y{suffix} domain",
                                    line=dict(color=GREEN, width=2.5, dash="dash")))
                 if row == 0:
-                    notes.append(dict(text=f"chosen: {name} ≤ {num(c)}", x=c, y=1.0,
+                    notes.append(dict(text=f"chosen: {name} ≤ {number(c, 4)}", x=c, y=1.0,
                                       xref=f"x{suffix}", yref=f"y{suffix} domain",
                                       showarrow=False, yanchor="bottom",
                                       font=dict(color=GREEN, size=13)))

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 
 from . import bindings
 from .charts import curves, sample_trajectory, tree_diagram
-from .plane import model_view, residual_map, sample_map_title, tree_regions
+from .model import model_view, sample_map_title
+from .regions import tree_regions
+from .residuals import residual_map
 from .presenter import presented
 from .update import update_panels
 

@@ -12,7 +12,9 @@ import copy
 import numpy as np
 import plotly.graph_objects as go
 
-from .theme import FONT, PRINT_TEMPLATE, arrange, finished, finite
+from .layout import arrange
+from .panels import finished, finite
+from .theme import FONT, PRINT_TEMPLATE
 
 PRESENT_SCALE = 1.4  # presenter mode: type, markers and lines this much larger
 

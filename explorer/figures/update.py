@@ -1,7 +1,7 @@
 """View 4: the update F_(m-1) + nu * tree m = F_m, as three maps side by side (or three
 lines along a regression's one input).
 
-Pure: (trace, round, grid, options) -> plotly Figure, like :mod:`.plane`.
+Pure: (trace, round, grid, options) -> plotly Figure, like :mod:`.model`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..numbers.grid import Grid, tree_on_grid
-from .theme import (BLUE, DIVERGING, MUTED, ORANGE, Panel, base_layout, boundary_trace,
-                    colorbar, empty_figure, esc, f32, finite, make_figure, num, plane_layout)
+from ..text import number
+from .panels import (Panel, base_layout, boundary_trace, colorbar, empty_figure, esc, f32,
+                     finite, make_figure, plane_layout)
+from .theme import BLUE, DIVERGING, MUTED, ORANGE
 
 
 def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
@@ -20,7 +22,7 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     (class k's F_k with K >= 3 classes)."""
     if m < 1:
         f0 = trace.f0[k] if trace.is_multiclass else trace.f0
-        return empty_figure(f"Round 0: F₀(x) = f₀ = {num(f0, 5)} everywhere. "
+        return empty_figure(f"Round 0: F₀(x) = f₀ = {number(f0, 5)} everywhere. "
                             "Step to round 1 to see the first update.", height)
     if grid.is_line:
         return _update_line(trace, m, grid, feature_names[0], height, uirevision)
@@ -64,7 +66,7 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
 def update_titles(trace, m: int, k: int = 0) -> tuple[str, tuple[str, str, str]]:
     """The update's title, and its three panels' titles (class k's F_k and tree (m, k)
     with K >= 3 classes)."""
-    nu = num(trace.learning_rate)
+    nu = number(trace.learning_rate, 4)
     c = f", {k}" if trace.is_multiclass else ""
     tree = f"tree ({m}, {k})" if trace.is_multiclass else f"tree {m}"
     return (f"The update at round {m}: F<sub>{m}{c}</sub> = F<sub>{m - 1}{c}</sub> + ν · "
@@ -76,7 +78,7 @@ def update_titles(trace, m: int, k: int = 0) -> tuple[str, tuple[str, str, str]]
 def _update_line(trace, m, grid, name, height, uirevision) -> go.Figure:
     """The update of a one-input fit: F_(m-1), nu times tree m, and F_m along x."""
     step = f32(tree_on_grid(trace, m, grid))
-    nu = num(trace.learning_rate)
+    nu = number(trace.learning_rate, 4)
     data = [
         dict(type="scatter", x=grid.xs, y=f32(grid.F[m - 1]), mode="lines",
              name=f"F<sub>{m - 1}</sub>(x)", line=dict(color=MUTED, width=2.5, dash="dot"),

@@ -31,7 +31,7 @@ import numpy as np
 
 from .grid import tree_on_grid
 
-BIG = 1e6  # figures.theme.finite's clip: the class probabilities are taken of F within it
+BIG = 1e6  # figures.panels.finite's clip: the class probabilities are taken of F within it
 SURE = 0.999  # the class map: z = class + 0.999 * certainty, below the next class
 
 
