@@ -62,3 +62,13 @@ def staged(model, X):
     stages = model.staged_decision_function(X) if hasattr(model, "staged_decision_function") \
         else model.staged_predict(X)
     return np.array([np.ravel(stage) for stage in stages])
+
+
+def random_csv(rows: int, seed: int = 0) -> bytes:
+    """A CSV file of two numeric features and a 0/1 label (a quarter of class 1)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, 2)).round(4)
+    y = (rng.random(rows) < 0.25).astype(int)
+    lines = ["x1,x2,label"] + [f"{a},{b},{c}" for (a, b), c in zip(X, y)]
+    return ("\n".join(lines) + "\n").encode()
+

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 
-import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -22,6 +21,7 @@ from explorer.dataset import MAX_POINT_ROUNDS
 from explorer.figures import theme
 from explorer.process import ROOT
 from explorer.state import State
+from fit_data import random_csv
 
 
 @pytest.fixture(autouse=True)
@@ -505,17 +505,10 @@ def test_toolbar_format_svg_from_the_sidebar():
         assert opts["format"] == "svg" and opts["width"] * opts["scale"] >= 1920
 
 
-def big_csv(rows: int, seed: int = 0) -> bytes:
-    """A CSV of two numeric features and a 0/1 label (a quarter of class 1)."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(rows, 2)).round(4)
-    y = (rng.random(rows) < 0.25).astype(int)
-    lines = ["x1,x2,label"] + [f"{a},{b},{c}" for (a, b), c in zip(X, y)]
-    return ("\n".join(lines) + "\n").encode()
 
 
 def test_a_large_upload_fits_a_sample_and_says_how_many(warm_engine):
-    at = upload(open_page(PAGES[0]), big_csv(40_000), "big.csv")
+    at = upload(open_page(PAGES[0]), random_csv(40_000), "big.csv")
     assert_clean(at)
     used = MAX_POINT_ROUNDS // 100  # the default 100 rounds
     note = unescape(" ".join(c.value for c in at.caption))

@@ -14,6 +14,7 @@ from explorer.data import DataError, dataset_hash, make_toy, split
 from explorer.dataset import (MAX_POINT_ROUNDS, MIN_VALIDATION_POINTS, NO_FILE, READS, Data,
                               Upload, budget, make, point_rounds, read)
 from explorer.state import KEYS, State
+from fit_data import random_csv
 
 FOUR = "1_0_0~0_1_1~1_0.5_0.2~0_1_0.1"  # two drawn points of each class
 OVER = "is more than this server fits for one setting"
@@ -23,13 +24,6 @@ def state(**values) -> State:
     return State.from_mapping(values)
 
 
-def csv(rows: int, seed: int = 0) -> bytes:
-    """Two numeric features and a 0/1 label (a quarter of class 1)."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(rows, 2)).round(4)
-    y = (rng.random(rows) < 0.25).astype(int)
-    lines = ["x1,x2,label"] + [f"{a},{b},{c}" for (a, b), c in zip(X, y)]
-    return ("\n".join(lines) + "\n").encode()
 
 
 def uploaded(raw: bytes, features=("x1", "x2"), label="label", name="points.csv") -> Upload:
@@ -169,18 +163,19 @@ def test_no_file_yet_asks_for_one():
 
 
 def test_an_upload_is_its_chosen_columns_split_for_validation():
-    made = make(state(data="upload"), uploaded(csv(300), name="mine.csv"))
+    made = make(state(data="upload"), uploaded(random_csv(300), name="mine.csv"))
     assert not made.message and made.key.startswith("upload:")
     assert made.total == made.used == 300 and made.notes == ()
     assert len(made.train.y) == 240 and len(made.valid.y) == 60
     assert made.train.name == "mine.csv" and made.train.feature_names == ("x1", "x2")
     # one feature for a regression; the label column holds the numbers
-    one = make(state(data="upload", task="regression"), uploaded(csv(300), ("x2",), "x1"))
+    one = make(state(data="upload", task="regression"),
+               uploaded(random_csv(300), ("x2",), "x1"))
     assert one.train.feature_names == ("x2",) and one.train.target_name == "x1"
 
 
 def test_a_large_upload_fits_a_sample_and_says_how_many():
-    upload = uploaded(csv(40_000))
+    upload = uploaded(random_csv(40_000))
     used = MAX_POINT_ROUNDS // 100  # the default 100 rounds
     made = make(state(data="upload"), upload)
     assert made.total == 40_000 and made.used == used

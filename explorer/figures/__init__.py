@@ -9,6 +9,11 @@ regression's one input): ``model`` (view 1), ``residuals`` (view 2), ``regions``
 (view 3, tree m), ``update`` (view 4) and ``classes`` (K >= 3 classes); ``charts``
 the curves, the tree diagram and a sample's path; ``maths`` and ``histograms`` the
 charts of the mathematics pages, from the numbers they are given.
+
+Each view on the plane takes a ``panel`` (:class:`~.panels.Panel`): where to draw in a
+larger figure, and whether to colour through a shared colour axis. A storyboard composes
+its grid from them with that argument and the views' shared ranges (``scale``,
+``vmax``), never by editing a finished figure.
 """
 
 from .charts import curves, curves_title, sample_trajectory, tree_diagram

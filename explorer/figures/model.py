@@ -3,11 +3,8 @@ regression's staircase F_m(x) over the points, a two-input one's surface;
 :func:`model_view` chooses the drawing for a fit (the class map of K >= 3 classes is
 :mod:`.classes`'). Also the plane before a fit (:func:`drawn_points`).
 
-Pure functions (trace, round, grid, options) -> plotly Figure. Like the other views on
-the plane, it takes a ``panel`` (:class:`~.panels.Panel`): where to draw in a larger
-figure, and whether to colour through a shared colour axis. A storyboard composes its
-grid from them with that argument and the views' shared ranges (``scale``, ``vmax``),
-never by editing a finished figure.
+Pure functions (trace, round, grid, options) -> plotly Figure, drawn in a ``panel``
+(see :mod:`explorer.figures`).
 """
 
 from __future__ import annotations

@@ -3,11 +3,8 @@
 regression with one input (:func:`tree_line`); a histogram tree's bin lattice under
 the boxes.
 
-Pure functions (trace, round, grid, options) -> plotly Figure. Like the other views on
-the plane, it takes a ``panel`` (:class:`~.panels.Panel`): where to draw in a larger
-figure, and whether to colour through a shared colour axis. A storyboard composes its
-grid from them with that argument and the views' shared ranges (``scale``, ``vmax``),
-never by editing a finished figure.
+Pure functions (trace, round, grid, options) -> plotly Figure, drawn in a ``panel``
+(see :mod:`explorer.figures`).
 """
 
 from __future__ import annotations
