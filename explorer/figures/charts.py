@@ -220,7 +220,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
              hoverinfo="skip", showlegend=False),
         dict(type="scatter", x=x, y=-depth, mode="markers", showlegend=False,
              marker=dict(size=[9 if d else 34 for d in dot],
-                         color=["#6b7480" if d else "rgba(0,0,0,0)" for d in dot]),
+                         color=[MUTED if d else "rgba(0,0,0,0)" for d in dot]),
              customdata=np.column_stack([np.arange(len(tree)), is_leaf.astype(int)]),
              hovertext=hover, hoverinfo="text"),
     ]
