@@ -11,9 +11,10 @@ Example::
 For each round it writes the view as PNG (at least 1920 px wide) and SVG; then
 a storyboard of all the rounds (PNG and SVG) and the fit's rounds as a
 self-contained HTML animation. With ``--interactive`` it writes a page of the app
-(``--page``) as one HTML file that steps through every round offline. The data and fit options, and their defaults,
-are the app's (``explorer.state``), so a file matches what the app shows for
-the same settings. Bad input ends with a one-line message and exit status 1
+(``--page``) as one HTML file that steps through every round offline. The data and
+fit options, and their defaults, are the app's (``explorer.state``): one option for each
+fit setting of the app, split and leaf rules included, so a file matches what the app
+shows for the same settings; an option the split rule does not use is refused. Bad input ends with a one-line message and exit status 1
 (2 for a malformed command line), never a traceback.
 """
 
@@ -30,17 +31,22 @@ from .numbers.grid import make_grid
 from .export import interactive
 from .figures.pages import PAGES
 from .settings import Settings
-from .state import BY_KEY, ENGINE_LOSS, LOSSES, UPLOAD, State
+from .settings import applies
+from .state import BY_KEY, ENGINE_SPLIT, FIELDS, LOSSES, UPLOAD, State
 from .upload import load_csv
 
 ALL_TOYS = CLASSIFICATION_SETS + REGRESSION_SETS
 
 PROG = "python -m explorer"
-# explorer.fit's parameters and the options that set them
-_FLAG = {"n_rounds": "--n-rounds", "learning_rate": "--learning-rate",
-         "max_depth": "--max-depth", "max_leaves": "--max-leaves",
-         "min_samples_leaf": "--min-samples-leaf", "subsample": "--subsample",
-         "random_state": "--seed", "loss": "--loss"}
+# The fit's options, one per fit field of the app's State (its URL key -> the option)
+FIT_OPTIONS = {"loss": "--loss", "rounds": "--n-rounds", "lr": "--learning-rate",
+               "depth": "--max-depth", "leaves": "--max-leaves",
+               "minleaf": "--min-samples-leaf", "subsample": "--subsample", "seed": "--seed",
+               "split": "--split", "leafrule": "--leaf-rule", "lam": "--reg-lambda",
+               "gamma": "--gamma", "mcw": "--min-child-weight", "bins": "--max-bins"}
+assert set(FIT_OPTIONS) == {f.key for f in FIELDS if f.param}, "a fit field has no option"
+# explorer.fit's parameters and the options that set them, for the engine's messages
+_FLAG = {BY_KEY[key].param: flag for key, flag in FIT_OPTIONS.items()}
 _FLAGS = re.compile(r"\b(" + "|".join(_FLAG) + r")\b")
 
 
@@ -77,13 +83,21 @@ def _width(text: str) -> int:
 
 
 def _option(group, flag: str, key: str, **extra) -> None:
-    """An option whose type, default and help come from the app's field ``key``."""
+    """An option whose type, choices, default and help come from the app's field ``key``.
+
+    A fit option's value is None when it is not given: its default may depend on the
+    split rule (:func:`_fit_state`), and an option given for a rule that does not use it
+    is refused."""
     field = BY_KEY[key]
     kind = extra.pop("type", field.kind)
     help_text = extra.pop("help", field.help or field.label).rstrip(".")
-    group.add_argument(flag, type=kind, default=field.default, dest=key,
-                       metavar=flag.lstrip("-").upper().replace("-", "_"),
-                       help=f"{help_text} (default {field.default})", **extra)
+    default = f"default {field.default}" + "".join(
+        f"; {value} with --split {split}" for split, value in field.by_rule)
+    if field.choices and kind is str:
+        extra["choices"] = field.choices
+    group.add_argument(flag, type=kind, default=None if field.param else field.default,
+                       dest=key, metavar=flag.lstrip("-").upper().replace("-", "_"),
+                       help=f"{help_text} ({default})", **extra)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -118,17 +132,14 @@ def parser() -> argparse.ArgumentParser:
     _option(data, "--balance", "balance")
     _option(data, "--data-seed", "dseed")
     _option(data, "--valid", "valid")
-    model = p.add_argument_group("fit")
-    _option(model, "--loss", "loss", type=_loss,
-            help="log-loss or exponential (classification; a regression's is squared error)")
-    _option(model, "--n-rounds", "rounds")
-    _option(model, "--learning-rate", "lr")
-    _option(model, "--max-depth", "depth")
-    _option(model, "--max-leaves", "leaves", help="0 = no limit; otherwise trees grow "
-                                                   "best-first up to this many leaves")
-    _option(model, "--min-samples-leaf", "minleaf")
-    _option(model, "--subsample", "subsample")
-    _option(model, "--seed", "seed")
+    model = p.add_argument_group(
+        "fit (an option that the split rule does not use is refused)")
+    extra = {"loss": dict(type=_loss, help="log-loss or exponential (classification; a "
+                                            "regression's is squared error)"),
+             "leaves": dict(help="0 = no limit; otherwise trees grow best-first up to "
+                                 "this many leaves")}
+    for key, flag in FIT_OPTIONS.items():
+        _option(model, flag, key, **extra.get(key, {}))
     out = p.add_argument_group("output")
     out.add_argument("--view", default="model", choices=tuple(exporting.VIEWS),
                      help="model (the probability map, or a regression's F), residuals or "
@@ -188,12 +199,9 @@ def export(args, log=print) -> list[Path]:
         With a message for the person at the shell.
     """
     train, valid, name, label = _data(args)
-    loss = "squared_error" if train.task == "regression" else ENGINE_LOSS[args.loss]
-    params = dict(loss=loss, n_rounds=args.rounds, learning_rate=args.lr,
-                  max_depth=args.depth, max_leaves=args.leaves or None,
-                  min_samples_leaf=args.minleaf, subsample=args.subsample,
-                  random_state=args.seed)
-    log(f"Fitting {args.rounds} rounds on {label}…")
+    state = _state(args, train)
+    params = state.fit_params()
+    log(f"Fitting {state.rounds} rounds on {label}…")
     try:
         trace = fit(train.X, train.y, X_valid=None if valid is None else valid.X,
                     y_valid=None if valid is None else valid.y, **params)
@@ -225,7 +233,7 @@ def export(args, log=print) -> list[Path]:
         [] if args.interactive else list(exporting.FORMATS))
     if args.interactive:
         log(f"Writing the {args.page} page as a lesson file…")
-        write(_lesson(args, trace, grid, train, label), f"{args.page}-lesson", None, "html")
+        write(_lesson(args, state, trace, grid, train, label), f"{args.page}-lesson", None, "html")
     images = [f for f in formats if f in ("png", "svg")]
     if images:
         log(f"Writing {args.view} at rounds {', '.join(map(str, rounds))} "
@@ -246,19 +254,34 @@ def export(args, log=print) -> list[Path]:
     return written
 
 
-def _lesson(args, trace, grid, train, label) -> str:
-    """The lesson file of ``args.page`` (:func:`explorer.export.interactive.lesson_html`),
-    at the settings the options give, as the app's State has them."""
-    settings = dict(data=UPLOAD if args.csv is not None else args.dataset,
-                    task=train.task, n=args.n, noise=args.noise, balance=args.balance,
-                    dseed=args.dseed, valid=args.valid, loss=args.loss, rounds=args.rounds,
-                    lr=args.lr, depth=args.depth, leaves=args.leaves, minleaf=args.minleaf,
-                    subsample=args.subsample, seed=args.seed, sample=args.sample,
-                    cls=args.cls or 0, pk=args.cls is not None, present=args.present)
+def _state(args, train) -> State:
+    """The app's State at the options' settings, as given: not parsed into the app's
+    ranges, so that the engine checks the fit's values and names the wrong option.
+
+    Raises
+    ------
+    ValueError
+        For a fit option given that the split rule does not use.
+    """
+    split = args.split or BY_KEY["split"].default
+    unused = [flag for key, flag in FIT_OPTIONS.items() if getattr(args, key) is not None
+              and not applies(BY_KEY[key].param, ENGINE_SPLIT[split])]
+    if unused:
+        raise ValueError(f"{', '.join(unused)}: not used by --split {split}.")
+    fit_values = {key: BY_KEY[key].default_for(split) if getattr(args, key) is None
+                  else getattr(args, key) for key in FIT_OPTIONS}
+    return State(data=UPLOAD if args.csv is not None else args.dataset, task=train.task,
+                 n=args.n, noise=args.noise, balance=args.balance, dseed=args.dseed,
+                 valid=args.valid, sample=args.sample, cls=args.cls or 0,
+                 pk=args.cls is not None, present=args.present, **fit_values)
+
+
+def _lesson(args, state, trace, grid, train, label) -> str:
+    """The lesson file of ``args.page`` (:func:`explorer.export.interactive.lesson_html`)."""
     names = dict(feature_names=train.feature_names, classes=train.classes or ("0", "1"),
                  target_name=train.target_name)
-    return interactive.lesson_html(trace, grid, State.from_mapping(settings), names,
-                                   page=args.page, data_label=label, app_url=args.app_url)
+    return interactive.lesson_html(trace, grid, state, names, page=args.page,
+                                   data_label=label, app_url=args.app_url)
 
 
 def warm() -> int:

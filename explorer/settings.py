@@ -145,10 +145,10 @@ class Settings:
             parts.append(f"subsample {self.subsample:g}")
         return ", ".join(parts)
 
-    def name_parts(self, *, rule: bool = False) -> list[str]:
-        """The settings as file-name-safe words: loss, M, ν, depth, leaf limit, subsample;
-        with ``rule``, the split rule's own (hessian, λ, γ) or a leaf rule other than
-        Newton's. Unset limits (None, 0) and a full sample are left out."""
+    def name_parts(self) -> list[str]:
+        """The settings as file-name-safe words: loss, M, ν, depth, leaf limit, subsample,
+        then the split rule's own (hessian, λ, γ; histogram, bins…) or a leaf rule other
+        than Newton's. Unset limits (None, 0) and a full sample are left out."""
         parts = [safe(self.loss_name)]
         for short, value in (("M", self.n_rounds), ("lr", self.learning_rate),
                              ("d", self.max_depth), ("L", self.max_leaves)):
@@ -156,13 +156,13 @@ class Settings:
                 parts.append(f"{short}{safe(format(value, 'g'))}")
         if self.subsample < 1:
             parts.append(f"s{self.subsample:g}")
-        if rule and self.hessian:
+        if self.hessian:
             parts += ["hessian", f"lam{self.reg_lambda:g}"] + (
                 [f"g{self.gamma:g}"] if self.gamma else [])
-        elif rule and self.histogram:
+        elif self.histogram:
             parts += ["histogram", f"b{self.max_bins}", f"msl{self.min_samples_leaf}"] + (
                 [f"lam{self.reg_lambda:g}"] if self.reg_lambda else [])
-        elif rule and self.leaf != rules.default("leaf"):
+        elif self.leaf != rules.default("leaf"):
             parts.append(safe(self.leaf_name))
         return parts
 
@@ -170,7 +170,7 @@ class Settings:
         """A short file-name-safe summary of data, settings and round, such as
         ``moons400_log-loss_M100_lr0.1_d3_m0``: the chart toolbar names its images
         ``boosting_<view>_<slug>``. ``data`` names the data ("moons400", "upload")."""
-        return "_".join([safe(data), *self.name_parts(rule=True), f"m{int(m)}"])
+        return "_".join([safe(data), *self.name_parts(), f"m{int(m)}"])
 
     def file_name(self, dataset: str, view: str, round_or_rounds, ext: str) -> str:
         """An exported file's name: dataset, settings, view and round(s).
@@ -189,8 +189,9 @@ class Settings:
         -------
         str
             Such as ``boosting_model_moons_log-loss_M100_lr0.1_d3_m10.png``: ASCII
-            letters, digits, '.', '-' and '_' only, at most about 150 characters. The
-            split and leaf rules are not in file names (the slug has them).
+            letters, digits, '.', '-' and '_' only, at most about 150 characters. A
+            split or leaf rule other than the default is named, as in the slug, so that
+            two rules' files never share a name.
         """
         dataset = re.sub(r"\.(csv|tsv|txt)$", "", str(dataset), flags=re.IGNORECASE)
         parts = ["boosting", safe(view), safe(dataset), *self.name_parts(),

@@ -213,6 +213,37 @@ def test_the_command_line_options_reach_the_file(tmp_path, warm_engine):
     assert link.startswith("https://t.example/sample?")
 
 
+@pytest.mark.parametrize("options, fit_params", [
+    (["--split", "histogram", "--max-bins", "16", "--max-leaves", "8"],
+     dict(split="histogram", max_bins=16, max_leaves=8, reg_lambda=0.0)),
+    (["--split", "hessian", "--reg-lambda", "2", "--gamma", "0.1",
+      "--min-child-weight", "0.5"],
+     dict(split="hessian", reg_lambda=2.0, gamma=0.1, min_child_weight=0.5)),
+    (["--leaf-rule", "line-search", "--subsample", "0.5"],
+     dict(leaf="line_search", subsample=0.5)),
+])
+def test_every_fit_setting_of_the_app_has_an_option(tmp_path, warm_engine, options,
+                                                     fit_params):
+    """The file is fitted as the app is at its link's settings, and is named for its rules."""
+    assert cli.main(["export", "--interactive", "--n-rounds", "3", *options,
+                     "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob("*model-lesson*.html")
+    link = re.search(r'class="needs-app">.*?href="([^"]+)"', path.read_text()).group(1)
+    state = State.from_query(parse_qs(urlsplit(link.replace("&amp;", "&")).query))
+    params = state.fit_params()
+    assert {name: params.get(name) for name in fit_params} == fit_params
+    rule = fit_params.get("split", fit_params.get("leaf")).replace("_", "-")
+    assert rule in path.name
+
+
+def test_an_option_the_split_rule_does_not_use_is_refused(tmp_path, capsys):
+    status = cli.main(["export", "--interactive", "--split", "hessian", "--subsample", "0.5",
+                       "--out", str(tmp_path)])
+    assert status == 1
+    assert "--subsample: not used by --split hessian" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
 # --- the app's side ---------------------------------------------------------------------
 
 
