@@ -5,6 +5,7 @@ window widths it is run over."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 SCRIPT = Path(__file__).with_name("chart_text.js")
 READY = "[data-testid=stApp][data-test-script-state=notRunning]"
@@ -51,13 +52,44 @@ def settle(page, charts: int) -> None:
         page.wait_for_timeout(150)
 
 
+def frames_sent(page) -> list:
+    """A list that grows with every WebSocket message the page sends to the server."""
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(1)))
+    return sent
+
+
 def visit(page, base_url: str, path: str, m: int, mode: str) -> list[dict]:
     """Open ``path`` at round m (in presenter mode when ``mode``) and check its charts."""
-    rounds, charts, at_zero = PAGES[path]
     query = "&".join(x for x in (f"round={m}", mode) if x)
     page.goto(f"{base_url}{path}?{query}")
+    return checked(page, path, m)
+
+
+def checked(page, path: str, m: int) -> list[dict]:
+    """The charts of ``path``, on screen at round m, checked once drawn and still."""
+    rounds, charts, at_zero = PAGES[path]
     settle(page, charts if m else at_zero)
     return problems(page)
+
+
+def step(page, sent: list, path: str, m: int) -> list[dict]:
+    """Move the page's round bar to round m, as a drag of its slider does, then wait for
+    the rerun the bar asks for at rest, and check the page's charts. ``sent`` is the
+    page's :func:`frames_sent`."""
+    count = len(sent)
+    page.evaluate("""m => { const s = document.querySelector('.explorer-stepper input[type=range]');
+        if (Number(s.value) !== m) { s.value = String(m); s.dispatchEvent(new Event('input')); } }""", m)
+    for _ in range(400):  # the bar asks the server for a rerun once the round is drawn
+        if len(sent) > count:
+            break
+        page.wait_for_timeout(25)
+    assert len(sent) > count, f"{path}: no rerun asked for after the step to round {m}"
+    page.wait_for_timeout(100)
+    found = checked(page, path, m)
+    # the link names the round on screen (round 0 is the link without one)
+    assert parse_qs(urlsplit(page.url).query).get("round", ["0"]) == [str(m)], (path, m)
+    return found
 
 
 def svg_problems(page, svg: bytes) -> list[dict]:

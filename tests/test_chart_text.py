@@ -17,21 +17,42 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("mode", ct.MODES, ids=["normal", "presenter"])
-@pytest.mark.parametrize("width", ct.WIDTHS)
-def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser, width, mode):
-    page = browser.new_page(viewport={"width": width, "height": 1000})
+def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser, mode):
+    """Each page opened once, in the wider window, at its first round; its other rounds
+    reached with the round bar; then the window narrowed and the rounds checked again on
+    the way back."""
+    wide, *narrower = ct.WIDTHS
+    page = browser.new_page(viewport={"width": wide, "height": 1000})
     page.set_default_timeout(120_000)
+    sent = ct.frames_sent(page)
     problems, seen = [], []
+
+    def check(path, width, m, found):
+        rounds, charts, at_zero = ct.PAGES[path]
+        assert len(found) >= (charts if m else at_zero), (path, width, m, found)
+        seen.append((path, width, m, sorted(chart["width"] for chart in found)))
+        problems.extend(f"{path}?round={m} at {width} px: {line}"
+                        for line in ct.summary(found))
+
     try:
-        for path, (rounds, charts, at_zero) in ct.PAGES.items():
-            for m in rounds:
-                found = ct.visit(page, app_server.url, path, m, mode)
-                assert len(found) >= (charts if m else at_zero), (path, m, found)
-                seen.append((path, m, len(found)))
-                problems += [f"{path}?round={m}: {line}" for line in ct.summary(found)]
+        for path, (rounds, _, _) in ct.PAGES.items():
+            page.set_viewport_size({"width": wide, "height": 1000})
+            check(path, wide, rounds[0], ct.visit(page, app_server.url, path, rounds[0], mode))
+            for m in rounds[1:]:
+                check(path, wide, m, ct.step(page, sent, path, m))
+            for width in narrower:
+                page.set_viewport_size({"width": width, "height": 1000})
+                here, *back = reversed(rounds)
+                check(path, width, here, ct.checked(page, path, here))
+                for m in back:
+                    check(path, width, m, ct.step(page, sent, path, m))
     finally:
         page.close()
-    assert sum(n for *_, n in seen) >= 20, seen
+    assert len(seen) == 2 * sum(len(rounds) for rounds, *_ in ct.PAGES.values()), seen
+    for path in ct.PAGES:  # the narrower window did narrow the charts
+        widths = {width: max(w for p, wd, _, ws in seen if p == path and wd == width
+                             for w in ws) for width in ct.WIDTHS}
+        assert widths[wide] > max(widths[w] for w in narrower), (path, widths)
     assert not problems, "\n".join(problems)
 
 
