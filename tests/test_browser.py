@@ -158,8 +158,10 @@ def test_first_page_loads_with_charts_and_no_exception(app_server, browser):
 
 @pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
                                           ("/sample?round=4", 2), ("/curves?round=4", 1)])
-def test_a_page_fetches_nothing_beyond_the_server(app_server, browser, path, charts):
-    """Nothing is fetched from the internet at run time (the tab's icon included)."""
+def test_every_page_renders_and_fetches_nothing_beyond_the_server(app_server, browser, path,
+                                                                   charts):
+    """Each page draws at the link's round, and nothing is fetched from the internet at run
+    time (the tab's icon included)."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(90_000)
     elsewhere = []
@@ -167,18 +169,11 @@ def test_a_page_fetches_nothing_beyond_the_server(app_server, browser, path, cha
         (app_server.url, "data:", "blob:")) else None)
     page.goto(app_server.url + path)
     wait_ready(page, charts)
-    page.wait_for_timeout(500)
-    assert elsewhere == []
-    page.close()
-
-
-@pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
-                                          ("/sample?round=4", 2), ("/curves?round=4", 1)])
-def test_every_page_renders(app_server, browser, path, charts):
-    page = open_app(browser, app_server, path, charts=charts)
     no_exception(page)
     assert current_round(page) == 4
     titles_at_round(page, 4) if "curves" not in path else None
+    page.wait_for_timeout(500)
+    assert elsewhere == []
     page.close()
 
 
