@@ -146,6 +146,31 @@ def test_beyond_the_budget_the_chart_steps_through_the_server(fitted, monkeypatc
         bindings.bind(figures.curves, trace, grid)
 
 
+def test_a_chart_far_past_the_budget_is_refused_before_every_round_is_drawn(monkeypatch,
+                                                                          warm_engine):
+    X, y, _ = _problem("moons")
+    trace = explorer.fit(X, y, n_rounds=40, max_depth=3)
+    grid = make_grid(trace, resolution=20)
+    drawn = []
+
+    def counted(trace, m, *args, **kwargs):
+        drawn.append(m)
+        return figures.tree_diagram(trace, m, *args, **kwargs)
+
+    full = len(bindings.bind(counted, trace, grid).tables)
+    assert len(drawn) >= trace.n_rounds + 1
+    drawn.clear()  # a budget a third of the tables: refused after the probe's rounds
+    monkeypatch.setattr(bindings, "MAX_TABLE_BYTES", full // 3)
+    with pytest.raises(bindings.TooLarge, match="foreseen from its first"):
+        bindings.bind(counted, trace, grid)
+    assert len(drawn) == bindings.PROBE + 2
+    drawn.clear()  # within twice the budget: every round is drawn, and the tables counted
+    monkeypatch.setattr(bindings, "MAX_TABLE_BYTES", int(full * 0.6))
+    with pytest.raises(bindings.TooLarge, match=r"its tables of (more than )?\d"):
+        bindings.bind(counted, trace, grid)
+    assert len(drawn) > trace.n_rounds
+
+
 def test_plain_figures_are_the_validated_ones(fitted):
     """panels.plain draws the same figure, unvalidated: the tables hold what plotly gets."""
     name, trace, grid = fitted

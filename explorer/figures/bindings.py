@@ -45,6 +45,10 @@ from .panels import plain
 # chart, and the rounds drawn to make them (drawing costs 2-5 ms a round).
 MAX_TABLE_BYTES = 8 * 2**20
 MAX_ROUNDS = 1000
+# Where a chart may pass MAX_TABLE_BYTES, its tables are foreseen from its first PROBE
+# rounds, and refused at once when they would pass it twice over: drawing every round of
+# such a chart only to refuse it took 20 s (a 500-round spiral of depth 8, Tree page).
+PROBE = 10
 _DICT_MAX = 65535  # distinct values a dictionary-coded array may have
 
 
@@ -100,6 +104,7 @@ def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
     if M > MAX_ROUNDS:
         raise TooLarge(f"its {M} rounds")
     before = (trace,) if before is None else tuple(before)
+    _foresee(draw, trace, grid, before, tuple(after), kwargs or {}, present)
     figs = draw_rounds(draw, before, tuple(after), kwargs or {}, range(M + 1), present)
     at = 1 if M >= 1 else 0
     rounds = list(range(at, M + 1))
@@ -120,6 +125,40 @@ def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
     bindings = [builder.binding(path, values) for path, values in paths]
     return Bound(template=figs[at], at=at, bindings=bindings, zero=zero,
                  tables=builder.payload())
+
+
+def _foresee(draw, trace, grid, before, after, kwargs, present) -> None:
+    """Raise :class:`TooLarge` now if the chart's tables, foreseen from its first
+    :data:`PROBE` rounds, would pass twice the budget. Only where the last round's figure,
+    counted at every round, passes the budget: elsewhere the tables cannot."""
+    M = trace.n_rounds
+    if M <= 2 * PROBE:
+        return
+    last = draw_rounds(draw, before, after, kwargs, [M], present)[0]
+    if _size(last) * (M + 1) <= MAX_TABLE_BYTES:
+        return
+    figs = draw_rounds(draw, before, after, kwargs, range(PROBE + 1), present)
+    rounds = list(range(1, PROBE + 1))
+    paths = []
+    _diff([figs[m] for m in rounds], [], paths)
+    builder = _Tables(trace, grid, rounds, figs)
+    for path, values in paths:
+        builder.binding(path, values)
+    foreseen = len(builder.payload()) * M / PROBE
+    if foreseen > 2 * MAX_TABLE_BYTES:
+        raise TooLarge(f"its tables of about {foreseen / 2**20:.0f} MB (foreseen from its "
+                       f"first {PROBE} rounds)")
+
+
+def _size(node) -> int:
+    """About how many bytes a plain figure holds: arrays, strings, 8 a number."""
+    if isinstance(node, np.ndarray):
+        return node.nbytes
+    if isinstance(node, dict):
+        return sum(_size(v) for v in node.values())
+    if isinstance(node, (list, tuple)):
+        return sum(_size(v) for v in node)
+    return len(node) if isinstance(node, str) else 8
 
 
 def _under(path, prefix) -> bool:
