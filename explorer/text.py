@@ -1,5 +1,7 @@
 """Numbers as the pages print them: finite, short, safe inside LaTeX."""
 
+import math
+
 import numpy as np
 
 
@@ -7,8 +9,9 @@ def number(x: float, digits: int = 6) -> str:
     """``x`` in ``digits`` significant digits, never 'nan' or 'inf': NaN shows as 0 and
     inf as +-1e300; 0 and -0 both show as 0. The one formatter of the pages and the
     charts."""
-    # float first: a float32's inf would stay inf (1e300 overflows it)
-    x = float(np.nan_to_num(float(x), nan=0.0, posinf=1e300, neginf=-1e300))
+    x = float(x)  # first: a float32's inf would stay inf (1e300 overflows it)
+    if not math.isfinite(x):
+        x = 0.0 if math.isnan(x) else math.copysign(1e300, x)
     if x == 0:
         return "0"
     return f"{x:.{digits}g}"

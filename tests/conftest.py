@@ -4,6 +4,7 @@ and a browser for the browser tests."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,6 +14,19 @@ from explorer import fit
 from explorer.data import make_toy, split
 from explorer.numbers.grid import make_grid
 from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
+
+
+@pytest.fixture(scope="session", autouse=True)
+def components_scanned_once():
+    """Streamlit's AppTest scans every installed package's metadata for components each
+    time it starts a script (0.25 s here, most of a cached page's run); the packages do
+    not change during a test run, so the scan's answer is kept."""
+    from streamlit.components.v2 import manifest_scanner
+    scan = manifest_scanner.scan_component_manifests
+    once = functools.lru_cache(maxsize=None)(lambda workers: tuple(scan(workers)))
+    manifest_scanner.scan_component_manifests = lambda max_workers=None: list(once(max_workers))
+    yield
+    manifest_scanner.scan_component_manifests = scan
 
 
 @pytest.fixture(scope="session")

@@ -167,6 +167,9 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     ex, ey = [], []
     notes, hover = [], []
     font_size = 13 if not compact else 11 if not tiny else 9
+    # the leaves' colours in one call (plotly checks the colour scale at each)
+    shades = dict(zip(np.flatnonzero(is_leaf).tolist(), sample_colorscale(
+        DIVERGING, (0.5 + 0.3 * values[is_leaf] / vmax).tolist()))) if is_leaf.any() else {}
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
         sr = number(settled(tree["sum_r"][k], scales[k]), 4)
@@ -204,7 +207,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
             else:
                 text = (f"leaf {k}<br>n = {n}<br>Σr = {sr}<br>Σh = {sh}"
                         f"<br><b>{sym} = {signed(g, 4)}</b>")
-            bg = sample_colorscale(DIVERGING, [0.5 + 0.3 * g / vmax])[0]
+            bg = shades[k]
             border, bw = (INK, 3) if k == leaf else ("#9aa3ad", 1)
         notes.append(dict(x=x[k], y=-depth[k], text=text, showarrow=False, align="center",
                           font=dict(size=font_size, color=INK), bgcolor=bg, bordercolor=border,

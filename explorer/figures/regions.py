@@ -67,13 +67,15 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                   border=2 if int(b["node"]) == leaf else 0) for b in visible],
             (grid.lo[0], grid.hi[0]), (grid.lo[1], grid.hi[1]), text_size, leaf_symbol(trace))
     selected = None
-    for b in visible:
+    # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours; one call
+    # for all the leaves (plotly checks the colour scale at each)
+    colors = sample_colorscale(DIVERGING, [
+        min(max((float(values[int(b["node"])]) + vmax) / (vmax + vmax), 0.0), 1.0)
+        for b in visible])
+    for b, color in zip(visible, colors):
         node = int(b["node"])
         x0, x1, y0, y1 = (float(b[k]) for k in ("x0", "x1", "y0", "y1"))
         g = float(values[node])
-        # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
-        color = sample_colorscale(DIVERGING, [min(max((g + vmax) / (vmax + vmax), 0.0),
-                                                  1.0)])[0]
         shapes.append(panel.ref(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, layer="below",
                                      fillcolor=color, opacity=0.6, name=f"leaf:{node}",
                                      line=dict(color="white", width=2))))
