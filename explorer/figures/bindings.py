@@ -108,23 +108,25 @@ def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
     figs = draw_rounds(draw, before, tuple(after), kwargs or {}, range(M + 1), present)
     at = 1 if M >= 1 else 0
     rounds = list(range(at, M + 1))
-    paths = []
-    _diff([figs[m] for m in rounds], [], paths)
+    paths = _changes(figs, rounds)
     zero = None
     if at == 1:  # round 0 follows the bindings when it differs from round 1 only there
-        unbound = []
-        _diff([figs[1], figs[0]], [], unbound)
-        covered = all(any(_under(p, q) for q, _ in paths) for p, _ in unbound)
+        covered = all(any(_under(p, q) for q, _ in paths) for p, _ in _changes(figs, [1, 0]))
         if covered:
             rounds = list(range(M + 1))
-            paths = []
-            _diff([figs[m] for m in rounds], [], paths)
+            paths = _changes(figs, rounds)
         else:
             zero = figs[0]
+    bindings, payload = _tables(trace, grid, rounds, figs, paths)
+    return Bound(template=figs[at], at=at, bindings=bindings, zero=zero, tables=payload)
+
+
+def _tables(trace, grid, rounds, figs, paths) -> tuple[list, bytes]:
+    """The bindings of ``paths`` (the properties that change over ``rounds``) and the
+    payload of their tables."""
     builder = _Tables(trace, grid, rounds, figs)
     bindings = [builder.binding(path, values) for path, values in paths]
-    return Bound(template=figs[at], at=at, bindings=bindings, zero=zero,
-                 tables=builder.payload())
+    return bindings, builder.payload()
 
 
 def _foresee(draw, trace, grid, before, after, kwargs, present) -> None:
@@ -139,12 +141,7 @@ def _foresee(draw, trace, grid, before, after, kwargs, present) -> None:
         return
     figs = draw_rounds(draw, before, after, kwargs, range(PROBE + 1), present)
     rounds = list(range(1, PROBE + 1))
-    paths = []
-    _diff([figs[m] for m in rounds], [], paths)
-    builder = _Tables(trace, grid, rounds, figs)
-    for path, values in paths:
-        builder.binding(path, values)
-    foreseen = len(builder.payload()) * M / PROBE
+    foreseen = len(_tables(trace, grid, rounds, figs, _changes(figs, rounds))[1]) * M / PROBE
     if foreseen > 2 * MAX_TABLE_BYTES:
         raise TooLarge(f"its tables of about {foreseen / 2**20:.0f} MB (foreseen from its "
                        f"first {PROBE} rounds)")
@@ -159,6 +156,13 @@ def _size(node) -> int:
     if isinstance(node, (list, tuple)):
         return sum(_size(v) for v in node)
     return len(node) if isinstance(node, str) else 8
+
+
+def _changes(figs, rounds) -> list:
+    """(path, values over ``rounds``) of each property of the figures that changes."""
+    paths = []
+    _diff([figs[m] for m in rounds], [], paths)
+    return paths
 
 
 def _under(path, prefix) -> bool:
