@@ -10,30 +10,41 @@ import chart_text as ct
 
 pytestmark = pytest.mark.browser
 
-CASES = [("moons", 1, 1280, ""), ("moons", 10, 1600, "present=1"),
-         ("iris", 1, 1600, "present=1"), ("iris", 10, 1280, ""),
-         ("sine", 1, 1280, ""), ("sine", 10, 1600, "present=1")]
+# data -> (its round in a laptop window, its round in presenter mode on a wider one)
+CASES = {"moons": (1, 10), "iris": (10, 1), "sine": (1, 10)}
+VIEWS = {"chart_histogram_split", "chart_histogram_growth", "chart_histogram_leaves"}
 
 
 def test_the_histogram_views_text_neither_overlaps_nor_is_cut_off(app_server, browser):
+    """Each data set opened once at 1,280 px; then the window widened, presenter mode
+    switched on with its toggle and the other round reached with the round bar."""
     problems = []
-    for data, m, width, mode in CASES:
-        page = browser.new_page(viewport={"width": width, "height": 1000})
+    for data, (laptop, presenting) in CASES.items():
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.set_default_timeout(120_000)
+        sent = ct.frames_sent(page)
         try:
-            query = "&".join(x for x in (f"data={data}", "split=histogram", "rounds=10",
-                                         f"round={m}", mode) if x)
-            page.goto(f"{app_server.url}/splits?{query}")
+            page.goto(f"{app_server.url}/splits?data={data}&split=histogram&rounds=10"
+                      f"&round={laptop}")
             ct.settle(page, 3)
-            assert page.locator("[data-testid=stException]").count() == 0
-            found = ct.problems(page)
-            names = {chart["chart"] for chart in found}
-            assert {"chart_histogram_split", "chart_histogram_growth",
-                    "chart_histogram_leaves"} <= names, names
-            problems += [f"{query}: {line}" for line in ct.summary(found)]
+            problems += _problems(page, f"{data} round {laptop} at 1280 px")
+            page.set_viewport_size({"width": 1600, "height": 1000})
+            page.get_by_text("Presenter mode", exact=True).click()
+            page.wait_for_function("() => /[?&]present=(1|true)/.test(location.search)")
+            ct.settle(page, 3)
+            ct.step(page, sent, "/splits", presenting)
+            problems += _problems(page, f"{data} round {presenting}, presenter mode, 1600 px")
         finally:
             page.close()
     assert not problems, "\n".join(problems)
+
+
+def _problems(page, where: str) -> list[str]:
+    assert page.locator("[data-testid=stException]").count() == 0, where
+    found = ct.problems(page)
+    names = {chart["chart"] for chart in found}
+    assert VIEWS <= names, (where, names)
+    return [f"{where}: {line}" for line in ct.summary(found)]
 
 
 @pytest.mark.parametrize("width, mode", [(1280, ""), (1600, "present=1")])
