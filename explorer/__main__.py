@@ -14,8 +14,9 @@ self-contained HTML animation. With ``--interactive`` it writes a page of the ap
 (``--page``) as one HTML file that steps through every round offline. The data and
 fit options, and their defaults, are the app's (``explorer.state``): one option for each
 fit setting of the app, split and leaf rules included, so a file matches what the app
-shows for the same settings; an option the split rule does not use is refused. Bad input ends with a one-line message and exit status 1
-(2 for a malformed command line), never a traceback.
+shows for the same settings; an option the split rule does not use is refused. Bad input
+ends with a one-line message and exit status 1 (2 for a malformed command line), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -30,8 +31,7 @@ from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_t
 from .numbers.grid import make_grid
 from .export import interactive
 from .figures.pages import PAGES
-from .settings import Settings
-from .settings import applies
+from .settings import Settings, applies
 from .state import BY_KEY, ENGINE_SPLIT, FIELDS, LOSSES, UPLOAD, State
 from .upload import load_csv
 
@@ -86,7 +86,7 @@ def _option(group, flag: str, key: str, **extra) -> None:
     """An option whose type, choices, default and help come from the app's field ``key``.
 
     A fit option's value is None when it is not given: its default may depend on the
-    split rule (:func:`_fit_state`), and an option given for a rule that does not use it
+    split rule (:func:`_state`), and an option given for a rule that does not use it
     is refused."""
     field = BY_KEY[key]
     kind = extra.pop("type", field.kind)
@@ -233,7 +233,8 @@ def export(args, log=print) -> list[Path]:
         [] if args.interactive else list(exporting.FORMATS))
     if args.interactive:
         log(f"Writing the {args.page} page as a lesson file…")
-        write(_lesson(args, state, trace, grid, train, label), f"{args.page}-lesson", None, "html")
+        write(_lesson(args, state, trace, grid, train, label), f"{args.page}-lesson", None,
+              "html")
     images = [f for f in formats if f in ("png", "svg")]
     if images:
         log(f"Writing {args.view} at rounds {', '.join(map(str, rounds))} "

@@ -78,8 +78,10 @@ def step(page, sent: list, path: str, m: int) -> list[dict]:
     the rerun the bar asks for at rest, and check the page's charts. ``sent`` is the
     page's :func:`frames_sent`."""
     count = len(sent)
-    page.evaluate("""m => { const s = document.querySelector('.explorer-stepper input[type=range]');
-        if (Number(s.value) !== m) { s.value = String(m); s.dispatchEvent(new Event('input')); } }""", m)
+    page.evaluate("""m => {
+        const s = document.querySelector('.explorer-stepper input[type=range]');
+        if (Number(s.value) !== m) { s.value = String(m); s.dispatchEvent(new Event('input')); }
+    }""", m)
     for _ in range(400):  # the bar asks the server for a rerun once the round is drawn
         if len(sent) > count:
             break
