@@ -21,6 +21,7 @@ from explorer.dataset import MAX_POINT_ROUNDS
 from explorer.figures import theme
 from explorer.process import ROOT
 from explorer.state import State
+from explorer.text import number
 from fit_data import random_csv
 
 
@@ -227,6 +228,24 @@ def test_tree_page_leaf_choice():
     at.selectbox(key="_w_leaf").set_value(at.selectbox(key="_w_leaf").options[2]).run()
     assert_clean(at)
     assert "(the chosen leaf)" in page_text(at)
+
+
+def test_a_leafs_points_are_sent_only_while_their_table_is_open():
+    """The table of the leaf's points comes with a rerun only while it is open (hundreds of
+    rows at n = 2,500), and it stays open as the round changes."""
+    at = open_page(PAGES[1], round=3)
+    points = [d for d in at.dataframe if "sample" in d.value.columns]
+    assert points == []
+    at.session_state["leaf_points"] = True  # as a click on the expander sets it
+    at.run()
+    for m in (3, 4):
+        (table,) = [d.value for d in at.dataframe if "sample" in d.value.columns]
+        (label,) = [e.label for e in at.expander if "points of leaf" in e.label]
+        count = int(re.search(r"The (\d+) points of leaf", label).group(1))
+        assert len(table) == count and f"p at round {m - 1}" in table.columns
+        assert f"Σ r = {number(table['r'].sum())}" in page_text(at)
+        at.button(key="next").click().run()
+    assert_clean(at)
 
 
 # --- links (query parameters) ---------------------------------------------------------
