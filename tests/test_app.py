@@ -238,13 +238,15 @@ def test_a_leafs_points_are_sent_only_while_their_table_is_open():
     assert points == []
     at.session_state["leaf_points"] = True  # as a click on the expander sets it
     at.run()
+    labels = []
     for m in (3, 4):
+        labels.append([e.label for e in at.expander])  # a new label: a new, closed expander
         (table,) = [d.value for d in at.dataframe if "sample" in d.value.columns]
-        (label,) = [e.label for e in at.expander if "points of leaf" in e.label]
-        count = int(re.search(r"The (\d+) points of leaf", label).group(1))
+        count = int(re.search(r"The (\d+) points of leaf", page_text(at)).group(1))
         assert len(table) == count and f"p at round {m - 1}" in table.columns
         assert f"Σ r = {number(table['r'].sum())}" in page_text(at)
         at.button(key="next").click().run()
+    assert all("The leaf's points and their sums" in round_labels for round_labels in labels)
     assert_clean(at)
 
 

@@ -148,9 +148,10 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
                    icon=":material/warning:")
     members = L["members"]
     # the table is sent only while it is open: with hundreds of points it was most of a
-    # step's rerun at rest (28 kB of 26 kB sent at n = 2,500); it stays open as you step
-    points = st.expander(f"The {len(members)} points of leaf {leaf} and their sums",
-                         key="leaf_points", on_change="rerun") if len(members) else None
+    # step's rerun at rest (28 kB of 26 kB sent at n = 2,500). One label at every round and
+    # leaf, so that it stays open as you step (a new label is a new, closed expander).
+    points = st.expander("The leaf's points and their sums", key="leaf_points",
+                         on_change="rerun") if len(members) else None
     if points is not None and points.open:
         with points:
             r = tr.residual(m - 1)[members]
@@ -162,7 +163,8 @@ def leaf_block(ctx, m: int, leaf: int, followed: bool, sample: int, k: int = 0) 
                     f"{'p' if loss.is_classifier else 'F'} at round {m - 1}": before,
                     "r": r, "h": h}
             st.dataframe(rows, hide_index=True, width="stretch", height=240)
-            st.caption(f"Σ r = {fmt(r.sum())}, Σ h = {fmt(h.sum())}: the numbers above.")
+            st.caption(f"The {len(members)} points of leaf {leaf}: Σ r = {fmt(r.sum())}, "
+                       f"Σ h = {fmt(h.sum())}, the numbers above.")
 
 
 def sample_block(ctx, i: int, m: int, ledger: dict) -> None:
