@@ -18,6 +18,7 @@ import pytest
 from PIL import Image
 
 from apptest_helpers import PAGES, slides_registered
+from chart_text import frames_sent
 from export_helpers import png_size
 
 pytestmark = pytest.mark.browser
@@ -513,13 +514,6 @@ def test_browser_downloads_a_chart_image(app_server, browser, tmp_path):
 
 
 # --- stepping in the browser ----------------------------------------------------------
-
-
-def frames_sent(page) -> list:
-    """A list that grows with every WebSocket message the page sends to the server."""
-    sent = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(1)))
-    return sent
 
 
 def open_settled(browser, server, path: str, charts: int):

@@ -14,7 +14,8 @@ import pytest
 
 from apptest_helpers import PAGES, chart_payloads, charts, open_page
 from test_bindings import canonical
-from test_browser import frames_sent, no_exception, titles_at_round, wait_ready
+from chart_text import frames_sent
+from test_browser import no_exception, titles_at_round, wait_ready
 
 pytestmark = pytest.mark.browser
 

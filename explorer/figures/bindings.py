@@ -104,8 +104,10 @@ def bind(draw, trace, grid, before: tuple | None = None, after: tuple = (),
     if M > MAX_ROUNDS:
         raise TooLarge(f"its {M} rounds")
     before = (trace,) if before is None else tuple(before)
-    _foresee(draw, trace, grid, before, tuple(after), kwargs or {}, present)
-    figs = draw_rounds(draw, before, tuple(after), kwargs or {}, range(M + 1), present)
+    drawn = _foresee(draw, trace, grid, before, tuple(after), kwargs or {}, present)
+    rest = [m for m in range(M + 1) if m not in drawn]
+    drawn.update(zip(rest, draw_rounds(draw, before, tuple(after), kwargs or {}, rest, present)))
+    figs = [drawn[m] for m in range(M + 1)]
     at = 1 if M >= 1 else 0
     rounds = list(range(at, M + 1))
     paths = _changes(figs, rounds)
@@ -129,22 +131,25 @@ def _tables(trace, grid, rounds, figs, paths) -> tuple[list, bytes]:
     return bindings, builder.payload()
 
 
-def _foresee(draw, trace, grid, before, after, kwargs, present) -> None:
+def _foresee(draw, trace, grid, before, after, kwargs, present) -> dict:
     """Raise :class:`TooLarge` now if the chart's tables, foreseen from its first
     :data:`PROBE` rounds, would pass twice the budget. Only where the last round's figure,
-    counted at every round, passes the budget: elsewhere the tables cannot."""
+    counted at every round, passes the budget: elsewhere the tables cannot. Returns the
+    figures it drew, by round, for :func:`bind` to keep."""
     M = trace.n_rounds
     if M <= 2 * PROBE:
-        return
-    last = draw_rounds(draw, before, after, kwargs, [M], present)[0]
-    if _size(last) * (M + 1) <= MAX_TABLE_BYTES:
-        return
-    figs = draw_rounds(draw, before, after, kwargs, range(PROBE + 1), present)
+        return {}
+    drawn = {M: draw_rounds(draw, before, after, kwargs, [M], present)[0]}
+    if _size(drawn[M]) * (M + 1) <= MAX_TABLE_BYTES:
+        return drawn
+    drawn.update(enumerate(draw_rounds(draw, before, after, kwargs, range(PROBE + 1),
+                                       present)))
     rounds = list(range(1, PROBE + 1))
-    foreseen = len(_tables(trace, grid, rounds, figs, _changes(figs, rounds))[1]) * M / PROBE
+    foreseen = len(_tables(trace, grid, rounds, drawn, _changes(drawn, rounds))[1]) * M / PROBE
     if foreseen > 2 * MAX_TABLE_BYTES:
         raise TooLarge(f"its tables of about {foreseen / 2**20:.0f} MB (foreseen from its "
                        f"first {PROBE} rounds)")
+    return drawn
 
 
 def _size(node) -> int:
