@@ -43,8 +43,9 @@ def settle(page, charts: int) -> None:
     last, same = None, 0
     for _ in range(60):  # the component draws after the script has finished
         now = page.evaluate("[...document.querySelectorAll('.js-plotly-plot')].map("
-                            "g => g.getBoundingClientRect().width + ':' + (g.querySelector("
-                            "'.gtitle') || {}).textContent).join('|')")
+                            "g => g.getBoundingClientRect().width + ':' + (g._fullLayout || "
+                            "{}).width + ':' + (g.querySelector('.gtitle') || {}).textContent"
+                            ").join('|')")
         same = same + 1 if now == last else 0
         if same >= 3:
             return
@@ -70,6 +71,10 @@ def checked(page, path: str, m: int) -> list[dict]:
     """The charts of ``path``, on screen at round m, checked once drawn and still."""
     rounds, charts, at_zero = PAGES[path]
     settle(page, charts if m else at_zero)
+    # each chart is drawn as wide as its column, as the column is now
+    gaps = page.evaluate("[...document.querySelectorAll('.js-plotly-plot')].map(g => "
+                         "Math.abs(g.getBoundingClientRect().width - g._fullLayout.width))")
+    assert all(gap < 1.5 for gap in gaps), (path, m, gaps)
     return problems(page)
 
 

@@ -114,16 +114,20 @@ def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browse
 
 
 ROUND = "document.querySelector('.explorer-stepper')?.dataset.round"
+# every chart's width on the page and the width plotly.js drew it at
+WIDTHS = """() => [...document.querySelectorAll('.explorer-chart')].map(
+    gd => [gd.getBoundingClientRect().width, gd._fullLayout.width])"""
 # every axis of every chart: its domain and its length in pixels, as plotly.js laid it out
 AXES = """() => [...document.querySelectorAll('.explorer-chart')].filter(gd => gd.__step).map(
     gd => Object.fromEntries(Object.keys(gd._fullLayout).filter(k => /^[xy]axis\\d*$/.test(k))
         .map(k => [k, [...gd._fullLayout[k].domain, gd._fullLayout[k]._length]])))"""
 
 
-def test_stepping_away_and_back_leaves_every_panel_its_size(app_server, browser):
+def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(app_server, browser):
     """plotly.js writes a square panel's domain back into the layout it draws; the charts'
     panels (the Tree page's plane and update panels are held square) must come back to
-    the same size at the same round, however many steps came between."""
+    the same size at the same round, however many steps came between. A chart follows its
+    column's width when the column widens without the window."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(90_000)
     page.goto(app_server.url + "/tree?n=400&round=2")
@@ -136,4 +140,15 @@ def test_stepping_away_and_back_leaves_every_panel_its_size(app_server, browser)
         titles_at_round(page, m)
         page.wait_for_timeout(200)
     assert page.evaluate(AXES) == before
+    # a column that widens without the window (the sidebar closed, as for a class) takes
+    # its charts with it
+    narrow = page.evaluate(WIDTHS)
+    page.hover("[data-testid=stSidebar]")
+    page.locator("[data-testid=stSidebarCollapseButton] button").click()
+    page.wait_for_function(f"() => ({WIDTHS})().every(([box, drawn], i) => "
+                           f"box > {[box for box, _ in narrow]}[i] && Math.abs(box - drawn) < 1.5)")
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"() => {ROUND} === '3'")
+    page.wait_for_timeout(200)
+    assert all(abs(box - drawn) < 1.5 for box, drawn in page.evaluate(WIDTHS))
     page.close()

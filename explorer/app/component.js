@@ -126,6 +126,14 @@ export default function (component) {
       }
       if (gd.__bound) return;
       gd.__bound = true;
+      // plotly.js's responsive config follows only the window's size; the chart's column
+      // can change width without it (presenter mode hides the sidebar after the first
+      // draw), which left a chart drawn narrower than its column
+      new ResizeObserver(() => {
+        const width = Math.round(gd.getBoundingClientRect().width);
+        if (!width || !gd._fullLayout || Math.round(gd._fullLayout.width) === width) return;
+        gd.__queue = gd.__queue.then(() => Plotly.Plots.resize(gd)).catch(() => {});
+      }).observe(gd);
       gd.on("plotly_click", (event) => {
         if (gd.__draw) return;  // drawing: the click on the plane below says it all
         const points = (event.points || []).map((p) => ({
