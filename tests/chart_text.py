@@ -60,6 +60,16 @@ def frames_sent(page) -> list:
     return sent
 
 
+def quiet(page, sent: list, ms: int = 1500) -> None:
+    """Wait until the page has sent nothing for ``ms`` (what a page sends as it settles
+    after loading; on a busy machine it settles later), at most 20 s."""
+    for _ in range(20_000 // ms):
+        count = len(sent)
+        page.wait_for_timeout(ms)
+        if len(sent) == count:
+            return
+
+
 def visit(page, base_url: str, path: str, m: int, mode: str) -> list[dict]:
     """Open ``path`` at round m (in presenter mode when ``mode``) and check its charts."""
     query = "&".join(x for x in (f"round={m}", mode) if x)

@@ -1,11 +1,11 @@
 """blobs and the server's ServeBlobs middleware: a chart's template and tables served by
 their digest, so that a rerun need not carry them."""
 
-import asyncio
 import hashlib
 
 import pytest
 from apptest_helpers import APP, chart_payloads
+from conftest import run_async
 from streamlit.testing.v1 import AppTest
 
 from explorer.app import blobs
@@ -51,8 +51,8 @@ def call(path: str, method: str = "GET"):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(ServeBlobs(app)({"type": "http", "path": path, "method": method},
-                                None, send))
+    run_async(ServeBlobs(app)({"type": "http", "path": path, "method": method},
+                              None, send))
     if passed:
         return None, None, None, True
     start, body = sent

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from apptest_helpers import PAGES, slides_registered
-from chart_text import frames_sent
+from chart_text import frames_sent, quiet
 from export_helpers import png_size
 
 pytestmark = pytest.mark.browser
@@ -545,7 +545,7 @@ def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser
     page.goto(app_server.url + "/?round=3")
     wait_ready(page, 2)
     titles_at_round(page, 3)
-    page.wait_for_timeout(1500)  # what a page sends as it settles after loading
+    quiet(page, sent)
     wait_ready(page)
     lines = ("() => [...document.querySelectorAll('.gtitle')]"
              ".map(t => t.querySelectorAll('.line').length)")

@@ -14,7 +14,7 @@ import pytest
 
 from apptest_helpers import PAGES, chart_payloads, charts, open_page
 from test_bindings import canonical
-from chart_text import frames_sent
+from chart_text import frames_sent, quiet
 from test_browser import no_exception, titles_at_round, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -67,7 +67,7 @@ def test_the_browser_steps_to_the_servers_figures(app_server, browser, link, cou
     sent = frames_sent(page)
     page.goto(app_server.url + link + f"{join}round={start}")
     wait_ready(page, count)
-    page.wait_for_timeout(1500)  # what a page sends as it settles after loading
+    quiet(page, sent)
     wait_ready(page)
     before = len(sent)
     for _ in range(steps):

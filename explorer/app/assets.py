@@ -1,5 +1,5 @@
-"""What the browser loads besides Streamlit: plotly.js (the copy in the plotly package),
-the modules the stepper imports (record.js, bindings.js), and the components' scripts (.js files beside this one).
+"""What the browser loads besides Streamlit: plotly.js (the copy in the plotly package)
+and the components' ES modules (the .js files beside this one), from the static folder.
 
 Light on purpose: app.py imports it before the engine, so that plotly.js, a few
 megabytes for the browser to parse, starts loading while the server is still importing
@@ -52,28 +52,18 @@ def plotly_url() -> str | None:
                        f"plotly-{get_plotlyjs_version()}.min.js")
 
 
-# ES modules served from the static folder: the round bar and what it imports
-_MODULES = ("stepper.js", "record.js", "bindings.js")
+# ES modules served from the static folder: the chart, the round bar and what they import
+_MODULES = ("stepper.js", "record.js", "bindings.js", "arrays.js", "component.js")
 
 
 @st.cache_resource(show_spinner=False)
 def modules_url() -> str | None:
-    """The folder of the browser's modules (stepper.js, record.js, bindings.js), named by
-    their content so that a browser never keeps an old copy."""
+    """The folder of the browser's modules (:data:`_MODULES`), named by their content so
+    that a browser never keeps an old copy."""
     digest = hashlib.sha1(b"".join((_HERE / name).read_bytes() for name in _MODULES))
     folder = f"js-{digest.hexdigest()[:10]}/"
     urls = [_static_url(_HERE / name, folder + name) for name in _MODULES]
     return None if None in urls else urls[0][:-len(_MODULES[0])]
-
-
-@functools.cache
-def registered(name: str, script: str, styled: bool = False):
-    """A component whose code is ``script`` (a .js file beside this one, with its .css
-    when ``styled``), registered once per process."""
-    path = _HERE / script
-    css = path.with_suffix(".css").read_text(encoding="utf-8") if styled else None
-    return st.components.v2.component(name, js=path.read_text(encoding="utf-8"), css=css,
-                                      isolate_styles=False)
 
 
 @functools.cache
@@ -91,12 +81,12 @@ def module_component(name: str, module: str, css: str | None = None):
 
 
 def chart_component():
-    return registered("explorer_chart", "component.js")
+    return module_component("explorer_chart", "component.js")
 
 
 def preload() -> None:
     """Start loading plotly.js in the browser (from the sidebar, drawn first)."""
-    url = plotly_url()
-    if url is not None:
+    url, chart = plotly_url(), chart_component()
+    if url is not None and chart is not None:
         with st.sidebar:
-            chart_component()(key="plotly_preload", data={"preload": url}, height=1)
+            chart(key="plotly_preload", data={"preload": url}, height=1)

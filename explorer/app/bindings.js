@@ -6,6 +6,7 @@
 // engine's arithmetic (record.js). Unbound parts are the template's own objects, so
 // plotly.js finds them unchanged and redraws only what the round changed.
 
+import { bytes, shaped } from "./arrays.js";
 import { unpack } from "./record.js";
 
 const TYPED = { float32: Float32Array, float64: Float64Array };
@@ -15,20 +16,12 @@ const decodedTables = new Map();
 export function tables(text) {
   let found = decodedTables.get(text);
   if (!found) {
-    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-    const [header, arrays] = unpack(bytes);
+    const [header, arrays] = unpack(bytes(text));
     found = { header, arrays: Object.keys(arrays).map((i) => arrays[i]) };
     if (decodedTables.size > 32) decodedTables.clear();
     decodedTables.set(text, found);
   }
   return found;
-}
-
-// rows of a matrix, as plotly.js decodes a typed 2-D array
-function shaped(flat, shape) {
-  if (shape.length < 2) return flat;
-  const width = shape[1];
-  return Array.from({ length: shape[0] }, (_, i) => flat.subarray(i * width, (i + 1) * width));
 }
 
 // A stored value with its arrays back: numbers in binary (maybe as a dictionary and

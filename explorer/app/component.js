@@ -5,6 +5,10 @@
 // This component keeps one graph per key and updates it with Plotly.react; clicks come
 // back as a trigger value. plotly.js is the copy that ships with the plotly package,
 // served from the app's static folder (explorer/app/component.py copies it there).
+//
+// A module in the static folder (assets.py), loaded by the component's few-line script.
+
+import { decoded } from "./arrays.js";
 
 function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -19,27 +23,6 @@ function loadPlotly(url) {
     });
   }
   return window.__explorerPlotly;
-}
-
-// plotly.py sends numeric arrays as {dtype, bdata (base64), shape}. plotly.js decodes such
-// a spec afresh at every Plotly.react, and a new array counts as new data: every update
-// would recompute and redraw every trace. Decoded once here, the arrays keep their
-// identity, so an update that changes only the layout (a round's marker) redraws only it.
-const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array,
-                i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
-
-function decoded(node) {
-  if (Array.isArray(node)) return node.map(decoded);
-  if (node === null || typeof node !== "object") return node;
-  if (typeof node.bdata === "string" && TYPED[node.dtype]) {
-    const bytes = Uint8Array.from(atob(node.bdata), (c) => c.charCodeAt(0));
-    const flat = new TYPED[node.dtype](bytes.buffer);
-    const shape = String(node.shape ?? flat.length).split(",").map(Number);
-    if (shape.length < 2) return flat;
-    const width = shape[1];  // a matrix: its rows, as plotly.js decodes it
-    return Array.from({ length: shape[0] }, (_, i) => flat.subarray(i * width, (i + 1) * width));
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, decoded(value)]));
 }
 
 function fetched(url) {

@@ -8,29 +8,8 @@
 // bindings.js's. Python inlines all of them at export time: a file:// page cannot import
 // modules.
 
+import { bytes, decoded } from "./arrays.js";
 import stepper from "./stepper.js";
-
-// plotly.py's typed arrays ({dtype, bdata, shape}) decoded once, as component.js does, so
-// that an unchanged array keeps its identity from one round to the next
-const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array,
-                i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
-
-function bytes(text) {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
-
-function decoded(node) {
-  if (Array.isArray(node)) return node.map(decoded);
-  if (node === null || typeof node !== "object") return node;
-  if (typeof node.bdata === "string" && TYPED[node.dtype]) {
-    const flat = new TYPED[node.dtype](bytes(node.bdata).buffer);
-    const shape = String(node.shape ?? flat.length).split(",").map(Number);
-    if (shape.length < 2) return flat;
-    const width = shape[1];
-    return Array.from({ length: shape[0] }, (_, i) => flat.subarray(i * width, (i + 1) * width));
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, decoded(value)]));
-}
 
 function figure(json) {
   const fig = typeof json === "string" ? JSON.parse(json) : json;

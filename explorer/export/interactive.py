@@ -38,7 +38,7 @@ DEFAULT_BUDGET = 8 * 2**20  # what the default fit's file stays under (tests)
 
 _APP = Path(__file__).parents[1] / "app"
 # the modules, each after those it imports; the last one runs the page
-MODULES = (_APP / "record.js", _APP / "bindings.js", _APP / "stepper.js",
+MODULES = (_APP / "arrays.js", _APP / "record.js", _APP / "bindings.js", _APP / "stepper.js",
            Path(__file__).with_name("interactive.js"))
 _CSS = _APP / "stepper.css"
 
