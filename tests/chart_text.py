@@ -60,6 +60,14 @@ def frames_sent(page) -> list:
     return sent
 
 
+def received(page) -> list:
+    """A list of the WebSocket messages the page receives from the server."""
+    got = []
+    page.on("websocket", lambda ws: ws.on("framereceived",
+                                          lambda payload: got.append(payload)))
+    return got
+
+
 def quiet(page, sent: list, ms: int = 1500) -> None:
     """Wait until the page has sent nothing for ``ms`` (what a page sends as it settles
     after loading; on a busy machine it settles later), at most 20 s."""
