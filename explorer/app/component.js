@@ -4,9 +4,8 @@
 // step of the round would tear down and rebuild each chart (WebGL contexts included).
 // This component keeps one graph per key and updates it with Plotly.react; clicks come
 // back as a trigger value. plotly.js is the copy that ships with the plotly package,
-// served from the app's static folder (explorer/app/component.py copies it there).
-//
-// A module in the static folder (assets.py), loaded by the component's few-line script.
+// served from the app's static folder, where this module is too (explorer/app/assets.py
+// copies both there); the component's own script is loader.js's few lines.
 
 import { decoded } from "./arrays.js";
 

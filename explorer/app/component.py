@@ -171,8 +171,8 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
                           fmt=st.session_state.get("imgfmt", "PNG"),
                           size=(drawn.width, drawn.height))
     url = plotly_url() if live else None
-    chart = chart_component() if url else None
-    if chart is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
+    component = chart_component() if url else None
+    if component is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
         fig = json.loads(drawn.json)
         kwargs = dict(config=config, theme=None, width="stretch", key=key)
         if on_select is not None:
@@ -196,10 +196,10 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
     # a chart that follows the round is the same at every round: where the server serves
     # it by address, the rerun carries that instead of its JSON (blobs.py)
     src = _blob_url(drawn) if step and blobs.served() else None
-    chart(key=key, data={"figure": "" if src else drawn.json, "src": src,
-                         "config": json.dumps(config), "plotly": url, "view": view,
-                         "step": step or "null", "draw": draw},
-          on_click_change=clicked)
+    component(key=key, data={"figure": "" if src else drawn.json, "src": src,
+                             "config": json.dumps(config), "plotly": url, "view": view,
+                             "step": step or "null", "draw": draw},
+              on_click_change=clicked)
 
 
 def _blob_url(drawn: Drawn) -> str:
