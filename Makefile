@@ -44,12 +44,18 @@ browsers:
 		fi; \
 	fi
 
-test: $(VENV)/.dev browsers
-	$(PY) -m pytest -q --durations=25
+# The tests run in two processes, one per core (pytest-xdist), a test file at a time, so
+# that a file's fixtures, server and browser are made once. The engine is compiled into
+# numba's cache first (warm): two processes compiling one function at once could each
+# write their own signature under the same cache entry.
+XDIST := -n 2 --dist loadfile
+
+test: $(VENV)/.dev browsers warm
+	$(PY) -m pytest -q $(XDIST) --durations=25
 
 # Everything but the browser and cluster tests: a quick check while working.
-quick: $(VENV)/.dev
-	$(PY) -m pytest -q -m "not browser and not cluster"
+quick: $(VENV)/.dev warm
+	$(PY) -m pytest -q $(XDIST) -m "not browser and not cluster"
 
 bench: $(VENV)/.dev
 	$(PY) -m benchmarks.bench_fit

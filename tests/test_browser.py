@@ -120,10 +120,12 @@ def caption_text(page) -> str:
 # --- loading --------------------------------------------------------------------------
 
 
-def test_the_page_preloads_plotly_js_and_the_chart_uses_that_copy(browser, app_server):
+def test_the_page_preloads_plotly_js_and_the_chart_uses_that_copy(private_browser,
+                                                                   app_server):
     """app.py's server names plotly.js in a Link header of every HTML page, so the browser
-    fetches it while Streamlit's frontend loads; the chart then runs that one copy."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    of a first visit fetches it while Streamlit's frontend loads; the chart then runs that
+    one copy."""
+    page = private_browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(90_000)
     response = page.goto(app_server.url + "/tree?n=300&round=3")
     link = response.headers.get("link", "")
@@ -484,7 +486,7 @@ def test_browser_presenter_mode_has_charts_and_no_controls(app_server, browser, 
 
 def test_browser_downloads_a_chart_image(app_server, browser, tmp_path):
     """Slides' PNG button once app.py registers the page; until then a chart's toolbar."""
-    page = browser.new_page(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
+    page = browser.new_page(viewport={"width": 1500, "height": 1100})
     page.set_default_timeout(120_000)
     ready = "[data-testid=stApp][data-test-script-state=notRunning]"
     if slides_registered():

@@ -79,7 +79,9 @@ def test_the_browser_steps_to_the_servers_figures(app_server, browser, link, cou
         titles_at_round(page, m)
     page.wait_for_timeout(50)  # the last draw settles
     mine = json.loads(page.evaluate(DRAWN))
-    assert len(sent) == before, "a step went to the server"
+    # three steps, and at most the one rerun at rest, which the bar asks for 300 ms after
+    # the last step: a busy machine can reach it before this line
+    assert len(sent) - before <= 1, "a step went to the server"
     assert len(mine) >= count - (1 if "sine" in link and "tree" in link else 0)
     no_exception(page)
     page.close()

@@ -55,14 +55,14 @@ def drawn_at(page, m: int) -> list[dict]:
 
 @pytest.mark.parametrize("name, view, settings", CASES,
                          ids=["-".join([n, v, *s]) for n, v, s in CASES])
-def test_the_file_steps_every_round_to_the_pythons_figures(browser, tmp_path, warm_engine,
-                                                           name, view, settings):
+def test_the_file_steps_every_round_to_the_pythons_figures(private_browser, tmp_path,
+                                                           warm_engine, name, view, settings):
     trace, grid, state, names = lesson(name, rounds=ROUNDS, sample=3, **settings)
     text = interactive.lesson_html(trace, grid, state, names, page=view)
     path = tmp_path / f"{name}-{view}.html"
     path.write_text(text, encoding="utf-8")
     described = pages.describe(view, trace, grid, state, names, key=data_of(text)["key"])
-    page, tried, errors = open_offline(browser, path)
+    page, tried, errors = open_offline(private_browser, path)
     for m in range(trace.n_rounds + 1):
         if m:
             page.keyboard.press("PageDown")
@@ -78,11 +78,11 @@ def test_the_file_steps_every_round_to_the_pythons_figures(browser, tmp_path, wa
     page.context.close()
 
 
-def test_the_round_bar_keys_buttons_and_play(browser, tmp_path, warm_engine):
+def test_the_round_bar_keys_buttons_and_play(private_browser, tmp_path, warm_engine):
     trace, grid, state, names = lesson("moons", rounds=ROUNDS)
     path = tmp_path / "tree.html"
     path.write_text(interactive.lesson_html(trace, grid, state, names, page="tree"))
-    page, tried, errors = open_offline(browser, path)
+    page, tried, errors = open_offline(private_browser, path)
     bar = ".explorer-stepper"
     shown = f"() => document.querySelector('{bar}').dataset.round"
     drawn_at(page, 0)
