@@ -78,6 +78,17 @@ def quiet(page, sent: list, ms: int = 1500) -> None:
             return
 
 
+def press(page, key: str, times: int) -> None:
+    """Press ``key`` ``times`` times within one task of the page, as a held key does on a
+    quiet machine: on a busy one, Playwright's presses can come more than the round bar's
+    300 ms apart, and the bar then asks for its rerun at rest between two of them."""
+    page.evaluate("""([key, times]) => {
+        for (let i = 0; i < times; i++) {
+            document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+        }
+    }""", [key, times])
+
+
 def visit(page, base_url: str, path: str, m: int, mode: str) -> list[dict]:
     """Open ``path`` at round m (in presenter mode when ``mode``) and check its charts."""
     query = "&".join(x for x in (f"round={m}", mode) if x)

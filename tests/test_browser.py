@@ -19,7 +19,7 @@ from PIL import Image
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from apptest_helpers import PAGES, slides_registered
-from chart_text import frames_sent, quiet, received
+from chart_text import frames_sent, press, quiet, received
 from export_helpers import png_size
 
 pytestmark = pytest.mark.browser
@@ -564,8 +564,7 @@ def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser
              ".map(t => t.querySelectorAll('.line').length)")
     wrapped = page.evaluate(lines)
     before = len(sent)
-    for m in range(4, 14):  # ten steps in a burst: a presenter's clicker, a held key
-        page.keyboard.press("PageDown")
+    press(page, "PageDown", 10)  # ten steps in a burst: a presenter's clicker, a held key
     titles_at_round(page, 13)  # drawn here, from the record
     assert len(sent) == before, "a step went to the server"
     assert page.evaluate(lines) == wrapped  # titles keep the server's lines
