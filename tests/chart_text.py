@@ -54,10 +54,36 @@ def settle(page, charts: int) -> None:
 
 
 def frames_sent(page) -> list:
-    """A list that grows with every WebSocket message the page sends to the server."""
+    """A list that grows with every WebSocket message the page sends to the server; the
+    page also notes when it sent each (for :func:`steps_sent`)."""
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(1)))
+    page.add_init_script("""(() => {
+        const send = WebSocket.prototype.send;
+        window.__sentAt = [];
+        WebSocket.prototype.send = function (data) {
+            window.__sentAt.push(performance.now());
+            return send.call(this, data);
+        };
+    })()""")
     return sent
+
+
+def now(page) -> float:
+    """The page's clock (performance.now()), to take just before a step."""
+    return page.evaluate("performance.now()")
+
+
+def steps_sent(page, sent: list, since: float) -> int:
+    """Messages the page sent within 300 ms of ``since`` (the page's clock just before its
+    steps, all within one task): a step through the server is sent at once, while the round
+    bar's one rerun at rest waits 300 ms after the last step, however busy the machine.
+    ``sent`` is the page's :func:`frames_sent`: the page's own notes hold every message it
+    counts (the page notes a message as it sends it, so it may be ahead)."""
+    noted, within = page.evaluate("""t => [window.__sentAt.length,
+        window.__sentAt.filter(x => x >= t && x < t + 300).length]""", since)
+    assert noted >= len(sent) > 0, (noted, len(sent))
+    return within
 
 
 def received(page) -> list:
@@ -78,14 +104,17 @@ def quiet(page, sent: list, ms: int = 1500) -> None:
             return
 
 
-def press(page, key: str, times: int) -> None:
+def press(page, key: str, times: int) -> float:
     """Press ``key`` ``times`` times within one task of the page, as a held key does on a
-    quiet machine: on a busy one, Playwright's presses can come more than the round bar's
-    300 ms apart, and the bar then asks for its rerun at rest between two of them."""
-    page.evaluate("""([key, times]) => {
+    quiet machine (on a busy one, Playwright's presses can come more than the round bar's
+    300 ms apart, and the bar then asks for its rerun at rest between two of them).
+    Returns the page's clock just before the first press, for :func:`steps_sent`."""
+    return page.evaluate("""([key, times]) => {
+        const t = performance.now();
         for (let i = 0; i < times; i++) {
             document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
         }
+        return t;
     }""", [key, times])
 
 
