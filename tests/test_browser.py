@@ -526,7 +526,7 @@ def open_settled(browser, server, path: str, charts: int):
     sent = frames_sent(page)
     page.goto(server.url + path)
     wait_ready(page, charts)
-    page.wait_for_timeout(1500)
+    quiet(page, sent)
     wait_ready(page)
     return page, sent
 
