@@ -11,6 +11,8 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
 
 # A stamp per requirements file: pip runs again only when a file changes, the
 # dependencies' own list (pyproject.toml, which both files refer to) included.
+# --no-compile: pip would byte-compile every file of every package (20 s here, plotly's
+# thousands of modules most of it); Python compiles a module when it is first imported.
 $(PY):
 	@$(PYTHON) -c "import venv, ensurepip" 2>/dev/null || { \
 		echo "$(PYTHON) has no venv support. Add it with: sudo apt-get install python3-venv"; exit 1; }
@@ -18,14 +20,15 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip
 
 $(VENV)/.app: requirements.txt pyproject.toml | $(PY)
-	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-compile -r requirements.txt
 	@touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(PY)
-	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PY) -m pip install -q --no-compile -r requirements-dev.txt
 	@touch $@ $(VENV)/.app
 
-# Compiles the engine's kernels into numba's cache, so the first visit is warm.
+# Compiles the engine's kernels into numba's cache, a process per core, so the first visit
+# is warm.
 warm: $(VENV)/.app
 	$(PY) -m explorer warmup
 

@@ -286,16 +286,20 @@ def _lesson(args, state, trace, grid, train, label) -> str:
 
 
 def warm() -> int:
-    """Compile the engine part by part, a line for each in the terminal."""
-    from .numbers.warmup import PARTS, compile_parts, expected_seconds
+    """Compile the engine part by part, a process per core, a line for each part in the
+    terminal."""
+    from .numbers.warmup import PARTS, compile_in_processes, cores, expected_seconds
 
     def report(k, n, part, seconds):
         print(f"  part {k} of {n}: {part.name} ({seconds:.1f} s)", file=sys.stderr, flush=True)
 
-    print(f"Compiling the boosting engine into numba's cache in {len(PARTS)} parts (about "
-          f"{expected_seconds(PARTS):.0f} s the first time, a few seconds after that)…",
-          file=sys.stderr, flush=True)
-    print(f"The engine is ready ({compile_parts(PARTS, report):.1f} s).", file=sys.stderr)
+    workers = min(cores(), len(PARTS))
+    print(f"Compiling the boosting engine into numba's cache in {len(PARTS)} parts on "
+          f"{workers} {'core' if workers == 1 else 'cores'} (about "
+          f"{expected_seconds(PARTS) / workers:.0f} s the first time, a few seconds after "
+          "that)…", file=sys.stderr, flush=True)
+    seconds = compile_in_processes(report, workers)
+    print(f"The engine is ready ({seconds:.1f} s).", file=sys.stderr)
     return 0
 
 

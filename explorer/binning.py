@@ -20,7 +20,8 @@ mapping of every value to its bin is a small compiled binary search.
 """
 
 import numpy as np
-from numba import njit
+
+from .kernel import kernel
 
 MAX_BINS = 255  # bins are uint8 and scikit-learn reserves index 255 for missing values
 SUBSAMPLE = 200_000  # rows used to find the thresholds (scikit-learn's default)
@@ -87,7 +88,7 @@ def bin_columns(X, cuts):
     return binned
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bin_column(values, thr, out):
     """out[i] = how many thresholds lie below values[i] (np.searchsorted, side left).
 

@@ -24,8 +24,8 @@ import numbers
 import threading
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from . import histogram_boosting, losses, multiclass, rules, second_order
 from .losses import SQUARED_ERROR
 from .trace import Trace, step
@@ -408,7 +408,7 @@ def _encode_valid(y, n, classes):
 # --- the compiled loop ---------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
            min_samples_split, n_in_bag, uniforms, seeds, order, inverse, leaf_rule):
     n = X.shape[0]
@@ -475,7 +475,7 @@ def _boost(X, y, code, f0, learning_rate, max_depth, max_leaves, min_samples_lea
     return raw, leaf, in_bag, nodes[:k].copy(), offsets, rho, 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _set_leaves(tree, leaf_of, in_bag, code, y, raw, r, h, buffer, members, rule):
     """Give every leaf its value by the leaf rule; record its sums. Returns rho (line search).
 
@@ -518,7 +518,7 @@ def _set_leaves(tree, leaf_of, in_bag, code, y, raw, r, h, buffer, members, rule
     return rho
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda, gamma,
                         min_child_weight, order):
     """Second-order boosting as xgboost's exact method: float32 margins, tree after tree."""
@@ -547,7 +547,7 @@ def _boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda
     return raw, leaf, nodes[:k].copy(), offsets
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bag(uniforms, n_in_bag, mask):
     """scikit-learn's _random_sample_mask: exactly n_in_bag samples, each equally likely."""
     n = uniforms.shape[0]

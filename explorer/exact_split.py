@@ -8,14 +8,14 @@ as equal, and thresholds are float64 midpoints of float32 values.
 """
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from .introsort import sort_segment
 from .nodes import UNDEFINED, copy_into
 from .xorshift import rand_int
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def workspace(X, order, bagging):
     """What the growers share across a fit's trees: each feature's values in sorted order,
     a side mask, the memo of the root's first sorts (they repeat at every tree when every
@@ -30,7 +30,7 @@ def workspace(X, order, bagging):
             np.empty((d, 0 if bagging else n), dtype=np.float32))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def restart(order, vals, all_samples, all_order, all_vals):
     """Refill a tree's starting arrays without bagging: every sample, each feature sorted
     (the growers reorder them in place)."""
@@ -45,7 +45,7 @@ def restart(order, vals, all_samples, all_order, all_vals):
 # --- one node: sums, impurity and the best split -----------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def node_sums(r, samples, start, end):
     """Sum and sum of squares of the residuals, added in the node's current sample order."""
     s = 0.0
@@ -57,7 +57,7 @@ def node_sums(r, samples, start, end):
     return s, sq
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
     """Running left sum moved to ``pos`` from the nearer side, as scikit-learn's Criterion.update."""
     if pos - pos_prev <= end - pos:
@@ -70,7 +70,7 @@ def _left_sum(r, samples, start, end, pos, left, pos_prev, total):
     return left
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
                start, end, impurity, total, sq_total, n_root, min_samples_leaf, rng, order, vals,
                side, inverse, tmp, tmp_vals, tie_count, keys, memo, memo_ready):
@@ -196,7 +196,7 @@ def best_split(X, r, samples, fvalues, features, constant, n_known_constants,
     return best_pos, best_feature, best_threshold, impurity_left, impurity_right, improvement, n_total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _tie_counts(fv, start, end, counts):
     """True when sorted fv[start:end] holds two equal values; then counts[p] is the number
     of positions q in start+1..p with fv[q] == fv[q - 1]."""
@@ -213,7 +213,7 @@ def _tie_counts(fv, start, end, counts):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples_leaf, bar):
     """Best split of one feature whose sorted values are fv[start:end], as scikit-learn scans.
 
@@ -264,7 +264,7 @@ def _scan(fv, sorted_samples, r, inverse, start, end, total, n_node, min_samples
     return found, best_pos, threshold
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _cut(best):
     """A bound below ``best``: a candidate whose product-form proxy (computed with
     reciprocals, within 1e-15 relative of the exact proxy, or 1e-320 absolute near zero)
@@ -272,7 +272,7 @@ def _cut(best):
     return (best - 1e-300) * (1.0 - 4e-12)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _partition_stably(order, vals, side, tmp, tmp_vals, start, end):
     """Stable partition of one presorted row (and its values) so both children stay sorted."""
     left = start
@@ -297,7 +297,7 @@ def presort(X):
     return np.argsort(X, axis=0, kind="stable").T.copy()
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def sorted_values(X, order):
     """Row f: the values of feature f in the order of order[f]."""
     vals = np.empty(order.shape, dtype=np.float32)
@@ -307,7 +307,7 @@ def sorted_values(X, order):
     return vals
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def restrict_order(order, vals, in_bag):
     """The presorted orders (and their values) of the in-bag samples only."""
     n_in = np.count_nonzero(in_bag)

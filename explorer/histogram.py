@@ -29,8 +29,8 @@ and n; ``grow_pool`` makes room when a tree needs more.
 """
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from .nodes import copy_into
 
 MIN_HESSIAN = 1e-3  # scikit-learn's min_hessian_to_split
@@ -38,20 +38,20 @@ _EPS_VALUE = 1e-15  # scikit-learn's guard in the node value's denominator
 _NO_SPLIT = -1.0  # the gain of a node without a valid split (scikit-learn's)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def node_value(sum_g, sum_h, reg_lambda):
     """-G / (H + lambda + 1e-15), summed in that order as scikit-learn does."""
     return -sum_g / (sum_h + reg_lambda + _EPS_VALUE)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def new_pool(slots, n_features, width):
     """An empty pool of ``slots`` histograms of ``width`` bins per feature: G, H, n."""
     return (np.zeros((slots, n_features, width)), np.zeros((slots, n_features, width)),
             np.zeros((slots, n_features, width), dtype=np.uint32))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow_pool(hg, hh, hc, slots):
     """The pool with room for at least ``slots`` histograms, its contents kept."""
     if slots <= hg.shape[0]:
@@ -65,7 +65,7 @@ def grow_pool(hg, hh, hc, slots):
     return g2, h2, c2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def build(binned, g, h, constant_hessian, samples, g_node, h_node, hg, hh, hc, slot):
     """Histogram of the samples ``samples`` (in that order) into pool slot ``slot``.
 
@@ -101,7 +101,7 @@ def build(binned, g, h, constant_hessian, samples, g_node, h_node, hg, hh, hc, s
                 C[b] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def subtract(hg, hh, hc, parent, child, out):
     """Histogram of ``out`` = parent's minus child's, bin by bin (the subtraction trick)."""
     for f in range(hg.shape[1]):
@@ -111,7 +111,7 @@ def subtract(hg, hh, hc, parent, child, out):
             hc[out, f, b] = hc[parent, f, b] - hc[child, f, b]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def best_split(hg, hh, hc, slot, n_bins, n, sum_g, sum_h, value, constant_hessian, reg_lambda,
                min_samples_leaf, split):
     """The best split of a node from its histogram (pool slot ``slot``), into ``split``.

@@ -22,8 +22,8 @@ wraps the record.
 import math
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from . import binning, histogram, histogram_tree
 from .histogram_tree import HIST_NODE
 from .losses import softmax_row
@@ -83,7 +83,7 @@ def boost(X, y, kind, n_classes, *, max_bins, n_rounds, learning_rate, max_leave
     return dict(f0=f0, raw=raw, leaf=leaf, nodes=nodes, info=info, offsets=offsets, cuts=cuts)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, max_leaves,
            max_depth, min_samples_leaf, reg_lambda, cap, width, leaf):
     n = binned.shape[1]
@@ -125,7 +125,7 @@ def _boost(binned, n_bins, thresholds, y, kind, K, f0, learning_rate, n_rounds, 
     return raw, nodes[:k_end].copy(), info[:k_end].copy(), offsets
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def gradients(kind, y, raw, g, h):
     """g, h (float32 (K, n)) of the loss at raw scores ``raw`` (n, K), in double first."""
     n = raw.shape[0]

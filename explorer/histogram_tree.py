@@ -23,8 +23,8 @@ the splits and how each node's histogram was obtained.
 """
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from . import histogram
 from .summation import pairwise_sum
 from .nodes import LEAF, UNDEFINED, copy_into
@@ -51,7 +51,7 @@ def capacity(n, max_leaves, max_depth, min_samples_leaf):
     return 2 * leaves - 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow(binned, g, h, constant_hessian, n_bins, thresholds, max_leaves, max_depth,
          min_samples_leaf, reg_lambda, cap, pool, work, nodes, info, k0, leaf_of):
     """Grow one tree on gradients g and hessians h (float32; h unused if constant).
@@ -190,12 +190,12 @@ def grow(binned, g, h, constant_hessian, n_bins, thresholds, max_leaves, max_dep
     return nodes, info, (hg, hh, hc), k0 + count
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _take(free, n_free):
     return n_free - 1, free[n_free - 1]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _give(free, n_free, slot, node):
     """Return ``node``'s histogram slot (if any) to the free list."""
     if slot[node] >= 0:
@@ -205,7 +205,7 @@ def _give(free, n_free, slot, node):
     return n_free
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _partition(row, cut, samples, spare, lo, hi):
     """Samples lo..hi-1 with bin <= cut first, then the others, each side in its former
     order (scikit-learn's partition is stable). Returns how many go left.
@@ -231,19 +231,19 @@ def _partition(row, cut, samples, spare, lo, hi):
 # by heapq's sift order, which these functions repeat step for step.
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _before(splits, a, b):
     return splits[a, 0] > splits[b, 0]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _push(heap, size, splits, node):
     heap[size] = node
     _sift_down(heap, 0, size, splits)
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pop(heap, size, splits):
     size -= 1
     last = heap[size]
@@ -255,7 +255,7 @@ def _pop(heap, size, splits):
     return size, top
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sift_down(heap, startpos, pos, splits):
     item = heap[pos]
     while pos > startpos:
@@ -269,7 +269,7 @@ def _sift_down(heap, startpos, pos, splits):
     heap[pos] = item
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sift_up(heap, pos, end, splits):
     startpos = pos
     item = heap[pos]
@@ -285,7 +285,7 @@ def _sift_up(heap, pos, end, splits):
     _sift_down(heap, startpos, pos, splits)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _write(nodes, info, k0, count, start, stop, depth, sum_g, sum_h, value, left, right,
            order, kind, splits, thresholds, samples, leaf_of):
     """The grown tree as records in preorder at nodes[k0:], and each sample's leaf."""

@@ -8,7 +8,8 @@ same sort on the parts of a node that hold equal values.
 """
 
 import numpy as np
-from numba import njit
+
+from .kernel import kernel
 
 _SORT_SMALL = 15  # introsort hands segments of this size or less to insertion sort
 
@@ -22,7 +23,7 @@ _LOW = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pack(values, samples, keys, lo, n):
     """keys[p] = (ordered bits of values[p]) << 32 | samples[p] for p in lo..lo+n-1."""
     bits = values.view(np.uint32)
@@ -33,7 +34,7 @@ def _pack(values, samples, keys, lo, n):
         keys[p] = (u << _SHIFT) | np.uint64(samples[p])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _median3(keys, lo, n):
     a = keys[lo] >> _SHIFT
     b = keys[lo + n // 2] >> _SHIFT
@@ -51,7 +52,7 @@ def _median3(keys, lo, n):
     return b
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sift_down(keys, lo, start, end):
     """scikit-learn's sift-down, bottom-up: its root moves down the path of larger children
     (the left one on ties) while the child is larger than the root. Values fall along that
@@ -75,7 +76,7 @@ def _sift_down(keys, lo, start, end):
     keys[lo + start] = root
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _heapsort(keys, lo, n):
     start = (n - 2) // 2
     while True:
@@ -90,7 +91,7 @@ def _heapsort(keys, lo, n):
         end -= 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _insertion_sort(keys, lo, n):
     for i in range(lo + 1, lo + n):
         key = keys[i]
@@ -102,7 +103,7 @@ def _insertion_sort(keys, lo, n):
         keys[j] = key
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def sort_segment(values, samples, lo, n, ties, known, keys):
     """Sort samples[lo:lo+n] by values, as scikit-learn's simultaneous_sort orders them.
 

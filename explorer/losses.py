@@ -10,8 +10,8 @@ take them as arguments.
 import math
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from .text import number
 
 LOG_LOSS, EXPONENTIAL, SQUARED_ERROR = 0, 1, 2
@@ -34,7 +34,7 @@ def initial_score(code, y):
     return 0.5 * score if code == EXPONENTIAL else score
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def residual(code, y, f):
     """The pseudo-residual -dL/dF of one sample at raw score f.
 
@@ -54,7 +54,7 @@ def residual(code, y, f):
     return -(f - y)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def curvature(code, y, r):
     """The hessian d2L/dF2 of one sample, written from its residual r as scikit-learn's leaf update.
 
@@ -68,21 +68,21 @@ def curvature(code, y, r):
     return 1.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def negative_gradient(code, y, raw, out):
     """Pseudo-residuals of every sample into ``out``."""
     for i in range(y.shape[0]):
         out[i] = residual(code, y[i], raw[i])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hessian(code, y, r, out):
     """Hessians of every sample, from their residuals r, into ``out``."""
     for i in range(y.shape[0]):
         out[i] = curvature(code, y[i], r[i])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def line_minimum(code, y, raw, direction, members, t):
     """argmin over t of sum_i L(y_i, raw_i + t direction_i), i in members, by Newton's method.
 
@@ -107,7 +107,7 @@ def line_minimum(code, y, raw, direction, members, t):
     return t
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def newton_step(sum_r, sum_h, n):
     """Leaf value mean(r) / mean(h): one Newton step on the leaf's own loss.
 
@@ -136,7 +136,7 @@ def initial_scores(y, n_classes):
     return np.log(prior / gmean(prior, axis=1)[:, None])[0]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def softmax_residuals(y, raw, out):
     """out[k, i] = y_ik - p_ik with p_i = softmax(raw[i]), the max subtracted first, as
     scikit-learn's CyHalfMultinomialLoss.gradient computes it (then negated)."""
@@ -148,7 +148,7 @@ def softmax_residuals(y, raw, out):
             out[k, i] = -(e[k] / total - (1.0 if y[i] == k else 0.0))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def softmax_row(raw, i, e):
     """e[k] = exp(raw[i, k] - max_k raw[i, k]); returns their sum, added in k order (p_ik
     = e[k] / sum, as scikit-learn's multinomial loss computes it)."""
@@ -163,7 +163,7 @@ def softmax_row(raw, i, e):
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def multinomial_step(sum_r, sum_h, n, n_classes):
     """Leaf value (K - 1)/K * mean(r) / mean(p (1 - p)), in scikit-learn's order of operations.
 

@@ -23,8 +23,8 @@ compiles only when a multiclass fit first needs it. Trees come out round by roun
 """
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from . import losses, second_order
 from .data import MAX_CLASSES  # noqa: F401  (fit's limit on K, shared with the uploads)
 from .trace import step
@@ -34,7 +34,7 @@ from .nodes import LEAF, NODE, apply, leaf_members, leaves_of, sum_up
 from .tree import grow_best_first, grow_depth_first
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def boost(X, y, n_classes, f0, learning_rate, max_depth, max_leaves, min_samples_leaf,
           min_samples_split, in_bag, seeds, order, inverse):
     """The rounds of scikit-learn's multinomial boosting; ``in_bag`` (rounds + 1, n) or (0, n)
@@ -102,7 +102,7 @@ def boost(X, y, n_classes, f0, learning_rate, max_depth, max_leaves, min_samples
     return raw, leaf, nodes[:t].copy(), offsets
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _set_leaves(tree, leaf_of, in_bag, r, h, n_classes, buffer, members):
     """Each leaf's (K - 1)/K Newton value from its in-bag samples, taken in ascending index
     order and summed pairwise as numpy sums them for scikit-learn."""
@@ -124,7 +124,7 @@ def _set_leaves(tree, leaf_of, in_bag, r, h, n_classes, buffer, members):
 # --- xgboost's multi:softprob ----------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def boost_second_order(X, y, f0, learning_rate, n_rounds, max_depth, reg_lambda, gamma,
                        min_child_weight, order):
     """xgboost's multi:softprob rounds: K level-wise trees a round from one set of gradients."""

@@ -9,7 +9,8 @@ the leaves of a grown tree's samples (``leaves_of``), a leaf's members
 """
 
 import numpy as np
-from numba import njit
+
+from .kernel import kernel
 
 NODE = np.dtype(
     [
@@ -35,7 +36,7 @@ LEAF = -1
 UNDEFINED = -2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def copy_into(dst, src):
     """dst[:] = src for two arrays of one length, element by element. Numba's slice
     assignment brings a shape-mismatch message whose string code takes 1-2 s to compile."""
@@ -44,7 +45,7 @@ def copy_into(dst, src):
 
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def add_node(nodes, k, parent, is_left, depth, n, impurity, total):
     """Node k, a leaf for now (n samples, residual sum ``total``), linked to its parent;
     the array doubled first when full. Returns the array."""
@@ -73,7 +74,7 @@ def add_node(nodes, k, parent, is_left, depth, n, impurity, total):
 
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply(nodes, X, out):
     """Leaf (node id within the tree) of each row of float32 X."""
     for i in range(X.shape[0]):
@@ -86,7 +87,7 @@ def apply(nodes, X, out):
         out[i] = k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def leaves_of(nodes, samples, out):
     """out[i] = the leaf of each sample in ``samples``, read from the grown tree itself.
 
@@ -110,7 +111,7 @@ def leaves_of(nodes, samples, out):
         p += nodes[k]["n"]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def sum_up(tree):
     """An inner node's sums are its children's (children always follow their parent)."""
     for j in range(tree.shape[0] - 1, -1, -1):
@@ -119,7 +120,7 @@ def sum_up(tree):
             tree[j]["sum_h"] = tree[tree[j]["left"]]["sum_h"] + tree[tree[j]["right"]]["sum_h"]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def leaf_members(leaf_of, in_bag, n_nodes, members):
     """The in-bag samples grouped by the node they fall in, each group in ascending index
     order (the order numpy sums them in for scikit-learn): node j's are

@@ -21,8 +21,8 @@ reads "left when float32(x) <= threshold".
 import math
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from .nodes import LEAF, UNDEFINED, add_node
 
 RT_EPS = np.float32(1e-6)  # xgboost's kRtEps: the least loss change worth a split
@@ -34,12 +34,12 @@ def initial_margin(y):
     return float(_logit32(np.float32(np.mean(y)))) + 0.0  # + 0.0: no "-0" on screen
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _logit32(b):
     return -math.log(np.float32(1.0) / b - np.float32(1.0))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def gradients(y, margin, g, h):
     """g = p - y and h = max(p (1 - p), 1e-16) in float32, p = sigmoid(margin) as xgboost has it."""
     one = np.float32(1.0)
@@ -50,7 +50,7 @@ def gradients(y, margin, g, h):
         h[i] = max(p * (one - p), _HESS_FLOOR)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _gain(G, H, lam):
     """G^2 / (H + lambda), squared and summed in float64, divided in float32."""
     if H <= 0.0:
@@ -58,7 +58,7 @@ def _gain(G, H, lam):
     return np.float32(G * G) / np.float32(H + lam)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _weight(G, H, lam, min_child_weight):
     """-G / (H + lambda), or 0 when the node's hessian is below min_child_weight."""
     if H < min_child_weight or H <= 0.0:
@@ -66,7 +66,7 @@ def _weight(G, H, lam, min_child_weight):
     return np.float32(-G / (H + lam))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow_level_wise(X, order, g, h, nodes, k0, max_depth, reg_lambda, min_child_weight, gamma):
     """Grow one tree into nodes[k0:] (values are the weights w, before the learning rate).
 
@@ -160,7 +160,7 @@ def grow_level_wise(X, order, g, h, nodes, k0, max_depth, reg_lambda, min_child_
     return nodes, k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _scan_feature(X, order, f, g, h, position, level, frontier, G, H, root_gain, lam, mcw,
                   eG, eH, last, best_loss, best_feature, best_value):
     """xgboost's backward enumeration of feature f for every node of the level at once."""
@@ -197,7 +197,7 @@ def _scan_feature(X, order, f, g, h, position, level, frontier, G, H, root_gain,
             _update(j, loss, f, last[j] - gap, best_loss, best_feature, best_value)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _update(j, loss, f, value, best_loss, best_feature, best_value):
     """xgboost's SplitEntry::Update: a lower feature index wins a tie."""
     if math.isinf(loss):
@@ -212,7 +212,7 @@ def _update(j, loss, f, value, best_loss, best_feature, best_value):
         best_value[j] = value
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _prune(nodes, k0, k, gamma, best_loss):
     """Collapse, bottom-up, splits whose loss change is below gamma; drop the removed nodes."""
     alive = np.ones(k - k0, dtype=np.bool_)
@@ -260,7 +260,7 @@ def initial_margins(y, n_classes):
     return (logs - np.float32(logs.astype(np.float64).mean())).astype(np.float32)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def softmax_gradients(y, margin, g, h):
     """g[k, i] = p_ik - y_ik and h[k, i] = max(2 p_ik (1 - p_ik), 1e-16), as xgboost's softmax
     objective: float32 but for the sum of the exponentials (float64), and the max taken

@@ -7,10 +7,10 @@ sums decide near-tie splits later on, so the kernels that owe scikit-learn parit
 (leaf sums of the exact and second-order trees, the histogram root's G and H) sum here.
 """
 
-from numba import njit
+from .kernel import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pairwise_sum(a, n):
     """Sum of a[:n] in numpy's pairwise order (blocks of 8 lanes, halves above 128).
 
@@ -18,7 +18,7 @@ def pairwise_sum(a, n):
     return 0.0 + _pairwise(a, n)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pairwise(a, n):
     if n < 8:
         s = 0.0
@@ -49,7 +49,7 @@ def _pairwise(a, n):
     return _pairwise(a[:half], half) + _pairwise(a[half:], n - half)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def gathered_sum(values, index, buffer):
     """pairwise_sum of values[index], gathered into buffer first (numpy sums a copy)."""
     for q in range(index.shape[0]):

@@ -35,8 +35,8 @@ samples or subtracted from its parent's).
 from functools import cached_property
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from . import losses, second_order
 from .nodes import LEAF
 
@@ -408,7 +408,7 @@ def _float64(values):
     return values
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def step(F, value, learning_rate, single):
     """F_m = F_(m-1) + nu * gamma, in float64 as scikit-learn, or in float32 as xgboost."""
     if single:
@@ -416,7 +416,7 @@ def step(F, value, learning_rate, single):
     return F + learning_rate * value
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
     """Fill out[m] = F_(m-1) + nu * tree_m on the grid xs x ys, tree by tree.
 
@@ -465,7 +465,7 @@ def _staged_grid(nodes, offsets, f0, learning_rate, single, xs, ys, limit, out):
                     out[m, i, j] = min(max(acc[i, j], -limit), limit)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _cuts(tree, feature):
     """The tree's distinct thresholds on ``feature``, ascending (np.unique, by insertion:
     a tree has few, and np.unique's sort takes seconds to compile)."""
@@ -487,7 +487,7 @@ def _cuts(tree, feature):
     return cuts[:n]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _below(cuts, value):
     """How many of the ascending ``cuts`` lie below ``value`` (np.searchsorted, side left)."""
     lo, hi = 0, cuts.shape[0]
@@ -503,7 +503,7 @@ def _below(cuts, value):
 _BLOCK = 256  # points per block: their features and scores stay in cache over all trees
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _flatten(nodes, offsets):
     """Flat arrays of all trees: feature, threshold, the two children as global rows
     (a leaf is its own child, so every point can take the same number of steps), value,
@@ -530,7 +530,7 @@ def _flatten(nodes, offsets):
     return feature, threshold, left, right, value, depth
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _staged_flat(feature, threshold, left, right, value, depth, offsets, learning_rate, single,
                  X, out, last_only):
     """out[m] = out[m - 1] + nu * tree_m(X) for every tree, block of points by block of points.

@@ -27,8 +27,8 @@ after their parent).
 """
 
 import numpy as np
-from numba import njit
 
+from .kernel import kernel
 from .exact_split import best_split, node_sums
 from .nodes import LEAF, UNDEFINED, add_node
 
@@ -38,7 +38,7 @@ EPSILON = np.finfo(np.float64).eps  # scikit-learn's tolerance for "pure" and "n
 # --- growing a tree ----------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _set_split(node, feature, threshold, improvement):
     node["feature"] = feature
     node["threshold"] = threshold
@@ -46,7 +46,7 @@ def _set_split(node, feature, threshold, improvement):
 
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _scratch(n_samples, n_features):
     """A splitter's working arrays: feature values, feature order, constant features, buffers
     (partition, tie counts, sort keys)."""
@@ -61,7 +61,7 @@ def reciprocals(n):
     return 1.0 / np.maximum(np.arange(n + 1, dtype=np.float64), 1.0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
                      max_depth, min_samples_split, min_samples_leaf, rng):
     """Grow one tree into nodes[k0:], as scikit-learn's DepthFirstTreeBuilder.
@@ -112,7 +112,7 @@ def grow_depth_first(X, r, samples, order, vals, side, inverse, memo, memo_ready
     return nodes, k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _push(stack, stack_impurity, top, start, end, depth, parent, is_left, n_constant, impurity):
     stack[top, 0] = start
     stack[top, 1] = end
@@ -123,7 +123,7 @@ def _push(stack, stack_impurity, top, start, end, depth, parent, is_left, n_cons
     stack_impurity[top] = impurity
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _localise(nodes, k0, k):
     """Child links were written as global rows; store them relative to the tree's root."""
     for j in range(k0, k):
@@ -136,7 +136,7 @@ def _localise(nodes, k0, k):
 # ordered by improvement: equal improvements leave in the same order as there.
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _heap_up(heap, key, hole, top, item):
     parent = (hole - 1) // 2
     while hole > top and key[heap[parent]] < key[item]:
@@ -146,14 +146,14 @@ def _heap_up(heap, key, hole, top, item):
     heap[hole] = item
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _heap_push(heap, size, key, item):
     heap[size] = item
     _heap_up(heap, key, size, 0, item)
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _heap_pop(heap, size, key):
     """Remove and return the largest item, as std::pop_heap then back() and pop_back()."""
     last = size - 1
@@ -176,7 +176,7 @@ def _heap_pop(heap, size, key):
     return heap[last], last
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready, nodes, k0,
                     max_depth, max_leaves, min_samples_split, min_samples_leaf, rng):
     """Grow one tree with at most max_leaves leaves, as scikit-learn's BestFirstTreeBuilder.
@@ -222,7 +222,7 @@ def grow_best_first(X, r, samples, order, vals, side, inverse, memo, memo_ready,
     return nodes, k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _add_split_node(X, r, samples, work, nodes, k0, k, start, end,
                     depth, parent, is_left, impurity, n_root, max_depth, min_samples_split,
                     min_samples_leaf, rng, rec, gain, child_impurity):

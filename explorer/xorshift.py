@@ -5,10 +5,10 @@ once per tree; the splitter draws ``rand_int(lo, hi) = lo + rand_r() % (hi - lo)
 its Fisher-Yates shuffle of the features (see REFERENCE.md).
 """
 
-from numba import njit
+from .kernel import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rand_int(low, high, state):
     """Integer in [low, high) from scikit-learn's xorshift generator (``our_rand_r``)."""
     s = state[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -167,3 +168,18 @@ def test_a_warm_cache_loads_everything_before_the_first_chart(monkeypatch, warm_
     assert not at.exception
     assert engine.stopped and engine.done == engine.total
     assert not at.sidebar.get("progress")
+
+
+def test_the_command_compiles_every_part_once_a_process_per_core(warm_engine):
+    """``python -m explorer warmup`` (make app and make test run it): every part reported
+    once, k of n in the order they finish, from worker processes on a warm cache."""
+    out = subprocess.run([sys.executable, "-m", "explorer", "warmup"], cwd=ROOT, check=True,
+                         capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    workers = min(warmup.cores(), len(warmup.PARTS))
+    assert f"in {len(warmup.PARTS)} parts on {workers} core" in out.stderr
+    lines = re.findall(r"part (\d+) of (\d+): (.+) \(\d+\.\d s\)", out.stderr)
+    assert [int(k) for k, _, _ in lines] == list(range(1, len(warmup.PARTS) + 1))
+    assert {int(n) for _, n, _ in lines} == {len(warmup.PARTS)}
+    assert sorted(name for *_, name in lines) == sorted(p.name for p in warmup.PARTS)
+    assert "The engine is ready" in out.stderr
