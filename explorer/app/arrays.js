@@ -9,8 +9,13 @@
 const TYPED = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array,
                 i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
 
+// a loop over the decoded string: Uint8Array.from with a mapping function took 140 ms of
+// a Tree page's load (the page's tables and typed arrays) in Chromium
 export function bytes(base64) {
-  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const text = atob(base64);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
 }
 
 // rows of a matrix, as plotly.js decodes a typed 2-D array

@@ -177,7 +177,12 @@ def _under(path, prefix) -> bool:
 # --- comparing the rounds -------------------------------------------------------------
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def _same(a, b) -> bool:
+    if type(a) is type(b) and type(a) in _SCALARS:  # most values: the last line, at once
+        return a == b
     a = a.item() if isinstance(a, np.generic) else a
     b = b.item() if isinstance(b, np.generic) else b
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
@@ -193,10 +198,9 @@ def _same(a, b) -> bool:
 
 def _diff(values: list, path: list, out: list) -> None:
     """The paths below which ``values`` (one per round) differ, as (path, values); as
-    deep as the structure is the same at every round."""
+    deep as the structure is the same at every round. Each value is compared once, where
+    the structure ends: a branch whose children are all the same adds nothing."""
     first = values[0]
-    if all(_same(first, v) for v in values[1:]):
-        return
     if all(isinstance(v, dict) and v.keys() == first.keys() for v in values):
         for key in first:
             _diff([v[key] for v in values], path + [key], out)
@@ -206,7 +210,8 @@ def _diff(values: list, path: list, out: list) -> None:
         for i in range(len(first)):
             _diff([v[i] for v in values], path + [i], out)
         return
-    out.append((path, values))
+    if not all(_same(first, v) for v in values[1:]):
+        out.append((path, values))
 
 
 # --- the tables -----------------------------------------------------------------------

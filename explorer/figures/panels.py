@@ -35,8 +35,10 @@ MAP_SIDE_PX = 90  # and the same room beside it (a colour bar's, kept when there
 
 def finite(a, big: float = BIG) -> np.ndarray:
     """A float64 copy of ``a`` with NaN -> 0 and every value clipped to [-big, big]."""
-    a = np.nan_to_num(np.asarray(a, dtype=np.float64), nan=0.0, posinf=big, neginf=-big)
-    return np.clip(a, -big, big)
+    a = np.array(a, dtype=np.float64)
+    np.clip(a, -big, big, out=a)  # inf too (np.nan_to_num, which did both, was 4 times slower)
+    a[np.isnan(a)] = 0.0
+    return a
 
 
 def f32(a) -> np.ndarray:
