@@ -7,6 +7,7 @@ import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -125,6 +126,10 @@ class Profile:
 
     def __init__(self, context):
         self.context = context
+        # every request a tab of the profile made beyond this machine (none may be)
+        self.elsewhere: list[str] = []
+        context.on("request", lambda r: self.elsewhere.append(r.url)
+                   if not _here(r.url) else None)
 
     def new_page(self, viewport: dict | None = None):
         page = self.context.new_page()
@@ -132,6 +137,27 @@ class Profile:
         if viewport:
             page.set_viewport_size(viewport)
         return page
+
+
+def _here(url: str) -> bool:
+    """Whether a request stays on this machine: the test's servers on loopback, a file,
+    or data the page made itself."""
+    parts = urlsplit(url)
+    return (parts.scheme in ("data", "blob", "about", "file")
+            or parts.hostname in ("127.0.0.1", "localhost"))
+
+
+@pytest.fixture(autouse=True)
+def nothing_fetched_beyond_the_server(request):
+    """Every page a browser test opens in the profile fetches nothing from the internet
+    at run time (the tab's icon and fonts included)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    profile = request.getfixturevalue("browser")
+    before = len(profile.elsewhere)
+    yield
+    assert profile.elsewhere[before:] == [], "fetched beyond the server"
 
 
 @pytest.fixture(scope="session")

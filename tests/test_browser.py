@@ -160,47 +160,7 @@ def test_first_page_loads_with_charts_and_no_exception(app_server, browser):
     page.close()
 
 
-@pytest.mark.parametrize("path, charts", [("/?round=4", 2), ("/tree?round=4", 3),
-                                          ("/sample?round=4", 2), ("/curves?round=4", 1)])
-def test_every_page_renders_and_fetches_nothing_beyond_the_server(app_server, browser, path,
-                                                                   charts):
-    """Each page draws at the link's round, and nothing is fetched from the internet at run
-    time (the tab's icon included)."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(90_000)
-    elsewhere = []
-    page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(
-        (app_server.url, "data:", "blob:")) else None)
-    page.goto(app_server.url + path)
-    wait_ready(page, charts)
-    no_exception(page)
-    assert current_round(page) == 4
-    titles_at_round(page, 4) if "curves" not in path else None
-    page.wait_for_timeout(500)
-    assert elsewhere == []
-    page.close()
-
-
 # --- stepping -------------------------------------------------------------------------
-
-
-def test_next_and_previous_change_the_round(app_server, browser):
-    page = open_app(browser, app_server, "/?round=3", charts=2)
-    assert current_round(page) == 3
-    button(page, "next").click()
-    wait_round(page, 4)
-    titles_at_round(page, 4)
-    wait_query(page, "round", "4")
-    assert "Round 4" in page.locator(".explorer-round").inner_text()
-    button(page, "prev").click()
-    wait_round(page, 3)
-    titles_at_round(page, 3)
-    button(page, "last").click()
-    wait_round(page, 100)
-    button(page, "first").click()
-    wait_round(page, 0)
-    no_exception(page)
-    page.close()
 
 
 def test_a_step_updates_the_charts_in_place(app_server, browser):
@@ -228,37 +188,37 @@ def test_a_step_updates_the_charts_in_place(app_server, browser):
     page.close()
 
 
-def test_keyboard_shortcuts_step(app_server, browser):
-    page = open_app(browser, app_server, "/curves?round=5")
-    page.keyboard.press("PageDown")
-    wait_round(page, 6)
+def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(app_server,
+                                                                           browser):
+    """One page: the round bar is named for what it does, PageDown and PageUp step the
+    round; a click on the train loss curve's marker of round 12 goes to round 12; Play
+    runs the rounds until Pause stops them."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/curves?rounds=30&round=5")
+    wait_ready(page)
+    round_bar_named_and_stepped(page, 5)
     page.keyboard.press("PageUp")
     wait_round(page, 5)
-    page.close()
-
-
-def test_play_and_pause(app_server, browser):
-    page = open_app(browser, app_server, "/curves?rounds=30&round=2")
-    button(page, "play").click()
-    page.wait_for_function(f"() => Number(({SLIDER}).value) >= 5", timeout=30_000)
-    button(page, "play").click()
-    page.wait_for_selector(".explorer-stepper [data-go=play]:has-text('Play')")
+    quiet(page, sent)  # the steps' rerun at rest is over
     wait_ready(page)
-    stopped = current_round(page)
-    page.wait_for_timeout(2000)
-    assert current_round(page) == stopped
-    no_exception(page)
-    page.close()
-
-
-def test_clicking_the_loss_curve_goes_to_that_round(app_server, browser):
-    page = open_app(browser, app_server, "/curves?rounds=20&round=3")
     # the train loss line's markers: click the one of round 12 where plotly listens
     point = page.locator(".st-key-chart_curves .scatterlayer .trace").first \
         .locator(".points path").nth(12)
     box = point.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_round(page, 12)
+    quiet(page, sent)
+    wait_ready(page)
+    button(page, "play").click()
+    page.wait_for_function(f"() => Number(({SLIDER}).value) >= 15", timeout=30_000)
+    button(page, "play").click()
+    page.wait_for_selector(".explorer-stepper [data-go=play]:has-text('Play')")
+    wait_ready(page)
+    stopped = current_round(page)
+    page.wait_for_timeout(2000)
+    assert current_round(page) == stopped
     no_exception(page)
     page.close()
 
@@ -313,43 +273,40 @@ def test_the_url_round_trips_the_state(app_server, browser):
 # --- uploads --------------------------------------------------------------------------
 
 
-def test_an_upload_works(app_server, browser, tmp_path):
-    csv = tmp_path / "points.csv"
-    csv.write_text(GOOD_CSV)
-    page = open_app(browser, app_server, "/?data=upload", charts=0)
-    assert page.locator("[data-testid=stAlert]").count() >= 1  # "Upload a CSV file ..."
-    page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(csv))
-    wait_ready(page, 2)
-    assert "upload points.csv" in caption_text(page)
-    no_exception(page)
-    page.close()
-
-
-def test_a_large_upload_is_sampled_and_drawn(app_server, browser, tmp_path):
+def test_uploads_one_after_another_bad_good_and_large(app_server, browser, tmp_path):
+    """One page, three files: a bad one shows a message and no chart; a good one then
+    draws; a large one is then sampled and drawn."""
     import numpy as np
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b,label\n" + "".join(f"{i},{i},same\n" for i in range(30)))
+    good = tmp_path / "points.csv"
+    good.write_text(GOOD_CSV)
     rng = np.random.default_rng(1)
     X = rng.normal(size=(40_000, 2)).round(4)
     y = (X[:, 0] * X[:, 1] > 0).astype(int)
-    csv = tmp_path / "forty-thousand.csv"
-    csv.write_text("x1,x2,label\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X, y)))
-    assert csv.stat().st_size < 5 * 2**20
+    large = tmp_path / "forty-thousand.csv"
+    large.write_text("x1,x2,label\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X, y)))
+    assert large.stat().st_size < 5 * 2**20
     page = open_app(browser, app_server, "/?data=upload", charts=0)
-    page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(csv))
-    wait_ready(page, 2)
-    no_exception(page)
-    assert page.evaluate(CHARTS_DRAWN) >= 2
-    assert "of 40,000 points (random sample, seed 0)" in caption_text(page)
-    page.close()
+    assert page.locator("[data-testid=stAlert]").count() >= 1  # "Upload a CSV file ..."
+    uploader = page.locator("[data-testid=stFileUploaderDropzoneInput]")
 
-
-def test_a_bad_upload_shows_a_message(app_server, browser, tmp_path):
-    bad = tmp_path / "bad.csv"
-    bad.write_text("a,b,label\n" + "".join(f"{i},{i},same\n" for i in range(30)))
-    page = open_app(browser, app_server, "/?data=upload", charts=0)
-    page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(bad))
+    uploader.set_input_files(str(bad))
     page.wait_for_selector("[data-testid=stAlert]:has-text('only one class')")
     no_exception(page)
     assert page.evaluate(CHARTS_DRAWN) == 0
+
+    uploader.set_input_files(str(good))
+    wait_ready(page, 2)
+    assert "upload points.csv" in caption_text(page)
+    no_exception(page)
+
+    uploader.set_input_files(str(large))
+    page.locator("[data-testid=stCaptionContainer]",
+                 has_text="of 40,000 points (random sample, seed 0)").first.wait_for()
+    wait_ready(page, 2)
+    no_exception(page)
+    assert page.evaluate(CHARTS_DRAWN) >= 2
     page.close()
 
 
@@ -397,11 +354,8 @@ def test_step_latency_at_2000_points(app_server, browser):
 # --- regression -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path, charts", [("/?data=steps&round=3", 1),
-                                          ("/tree?data=sine&round=3", 3),
-                                          ("/?data=plane&round=3", 2)])
-def test_a_regression_renders_and_steps(app_server, browser, path, charts):
-    page = open_app(browser, app_server, path, charts=charts)
+def _a_regression_renders_and_steps(page, path: str, charts: int) -> None:
+    wait_ready(page, charts)
     no_exception(page)
     titles_at_round(page, 3)
     assert "squared-error" in caption_text(page)
@@ -414,27 +368,61 @@ def test_a_regression_renders_and_steps(app_server, browser, path, charts):
     titles_at_round(page, 4)
     no_exception(page)
     assert query(page)["data"] == path.split("data=")[1].split("&")[0]
+
+
+@pytest.mark.parametrize("path, charts", [("/?data=steps&round=3", 1),
+                                          ("/?data=plane&round=3", 2)])
+def test_a_regression_renders_and_steps(app_server, browser, path, charts):
+    page = open_app(browser, app_server, path, charts=charts)
+    _a_regression_renders_and_steps(page, path, charts)
+    page.close()
+
+
+def test_along_a_line_the_round_bar_is_named_and_the_tree_page_steps(app_server, browser):
+    """A regression on one input (its steps are reruns): the round bar on the Model page,
+    then the Tree page by its link."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/?data=sine&round=2")
+    wait_ready(page, 1)
+    round_bar_named_and_stepped(page, 2)
+    quiet(page, sent)  # the step's run is over: the links lead to round 3
+    page.get_by_role("link", name="Tree", exact=True).first.click()
+    page.wait_for_url("**/tree**")
+    _a_regression_renders_and_steps(page, page.url, 3)
     page.close()
 
 
 # --- the mathematics pages and slides -------------------------------------------------
 
 
-@pytest.mark.parametrize("path, charts", [("/leaf_maths?round=3", 1), ("/splits?round=3", 1),
-                                          ("/compare?round=3&pair=depth", 3)])
-def test_browser_maths_pages_draw_and_step(browser, app_server, path, charts):
-    page = open_app(browser, app_server, path, charts=charts)
-    no_exception(page)
-    before = page.evaluate("[...document.querySelectorAll('.explorer-chart .gtitle')]"
-                           ".map(t => t.textContent)")
-    assert any("3" in t for t in before), before
-    button(page, "next").click()
-    wait_round(page, 4)
-    page.wait_for_function(
-        "old => { const now = [...document.querySelectorAll('.explorer-chart .gtitle')]"
-        ".map(t => t.textContent); return now.length && now.join('|') !== old; }",
-        arg="|".join(before))
-    no_exception(page)
+CHART_TITLES = "[...document.querySelectorAll('.explorer-chart .gtitle')].map(t => t.textContent)"
+
+
+def test_browser_maths_pages_draw_and_step(browser, app_server):
+    """Leaf maths opened by its link at round 3, then Splits and Compare by theirs: each
+    draws its charts at the round on screen, and Next redraws them at the next round."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/leaf_maths?round=3")
+    for title, charts, m in (("Leaf maths", 1, 3), ("Splits", 1, 4), ("Compare", 3, 5)):
+        if m > 3:
+            page.get_by_role("link", name=title, exact=True).first.click()
+            page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
+        wait_ready(page, charts)
+        no_exception(page)
+        assert current_round(page) == m
+        before = page.evaluate(CHART_TITLES)
+        assert any(str(m) in t for t in before), (title, before)
+        button(page, "next").click()
+        wait_round(page, m + 1)
+        page.wait_for_function(
+            f"old => {{ const now = {CHART_TITLES}; return now.length && now.join('|') !== old; }}",
+            arg="|".join(before))
+        no_exception(page)
+        quiet(page, sent)  # the step's run is over: the links lead to round m + 1
     page.close()
 
 
@@ -551,7 +539,8 @@ def _chart_element(message: bytes) -> bool:
             and msg.delta.new_element.bidi_component.component_name.endswith("explorer_chart"))
 
 
-def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser):
+def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun_then_the_buttons_step(
+        app_server, browser):
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     sent, got = frames_sent(page), received(page)
     page.goto(app_server.url + "/?round=3")
@@ -579,6 +568,20 @@ def test_a_burst_of_steps_runs_in_the_browser_then_one_rerun(app_server, browser
     assert sum(_chart_element(m) for m in got[:loaded]) >= 2 and not charts, charts
     assert "Round 13" in page.locator(".explorer-round").inner_text()
     assert "13" in " ".join(page.locator("[data-testid=stCaptionContainer]").all_inner_texts())
+    no_exception(page)
+    # then the bar's buttons: next and previous, last and first
+    button(page, "next").click()
+    wait_round(page, 14)
+    titles_at_round(page, 14)
+    wait_query(page, "round", "14")
+    assert "Round 14" in page.locator(".explorer-round").inner_text()
+    button(page, "prev").click()
+    wait_round(page, 13)
+    titles_at_round(page, 13)
+    button(page, "last").click()
+    wait_round(page, 100)
+    button(page, "first").click()
+    wait_round(page, 0)
     no_exception(page)
     page.close()
 
@@ -688,12 +691,12 @@ LABELS_MEASURED = """() => {
 }"""
 
 
-# a page whose charts follow the round in the browser, and two whose steps are reruns
-# (one input along a line; three classes): the same round bar, named the same
-@pytest.mark.parametrize("path", ["/curves?round=2", "/?data=sine&round=2",
-                                  "/?data=blobs&round=2"])
-def test_the_round_bar_is_named_for_what_it_does(app_server, browser, path):
-    page = open_app(browser, app_server, path, charts=1)
+def round_bar_named_and_stepped(page, m: int) -> None:
+    """The round bar is named for what it does: each control's name, with its key in its
+    title, and no key names as labels. PageDown then steps it from round m to m + 1, in
+    the link too. The same bar, named the same, on a page whose charts follow the round
+    in the browser (Curves) and on pages whose steps are reruns (one input along a line;
+    three classes on the Model page)."""
     for key, name in NAMES.items():
         control = page.get_by_role("button", name=name, exact=True)
         assert control.count() == 1
@@ -702,11 +705,11 @@ def test_the_round_bar_is_named_for_what_it_does(app_server, browser, path):
     assert page.get_by_role("slider", name="Round m").count() == 1
     assert page.locator("text=PageDown").count() == 0  # no key names as labels
     page.keyboard.press("PageDown")
-    wait_round(page, 3)
-    page.wait_for_function("() => new URLSearchParams(location.search).get('round') === '3'")
+    wait_round(page, m + 1)
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('round') === "
+                           f"'{m + 1}'")
     wait_ready(page, 1)
     no_exception(page)
-    page.close()
 
 
 # round m's markers and rules, as plotly.js holds them; and whether the chart's traces were
@@ -779,13 +782,28 @@ ROUTES = {"pages/model.py": ("/", 2), "pages/tree.py": ("/tree", 3),
           "pages/sample.py": ("/sample", 2), "pages/curves.py": ("/curves", 1)}
 
 
-@pytest.mark.parametrize("page_file", PAGES)
-def test_a_three_class_toy_renders_on_every_page(app_server, browser, page_file):
-    path, charts = ROUTES[page_file]
-    page = open_app(browser, app_server, f"{path}?data=blobs&rounds=8&round=3", charts=charts)
-    no_exception(page)
-    assert "class 2" in page.inner_text("[data-testid=stMain]") or page.locator(
-        ".legendtext", has_text="class 2").count() >= 1 or "curves" in path
+def test_a_three_class_toy_renders_on_every_page(app_server, browser):
+    """Opened on the Model page, where the round bar steps through the server, then each
+    page by its link in the sidebar."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/?data=blobs&rounds=8&round=3")
+    wait_ready(page, 2)
+    round_bar_named_and_stepped(page, 3)
+    quiet(page, sent)  # the step's run is over: the links lead to round 4
+    wait_ready(page)
+    for page_file, (path, charts) in ROUTES.items():
+        if path != "/":
+            title = path.strip("/").capitalize()
+            page.get_by_role("link", name=title, exact=True).first.click()
+            page.wait_for_url(f"**{path}**")
+            wait_ready(page, charts)
+        no_exception(page)
+        assert "data=blobs" in page.url and query(page)["round"] == "4", page.url
+        assert "class 2" in page.inner_text("[data-testid=stMain]") or page.locator(
+            ".legendtext", has_text="class 2").count() >= 1 or "curves" in path, page_file
+    assert set(ROUTES) == set(PAGES)
     page.close()
 
 
