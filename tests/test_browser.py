@@ -193,11 +193,7 @@ def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(app_s
     """One page: the round bar is named for what it does, PageDown and PageUp step the
     round; a click on the train loss curve's marker of round 12 goes to round 12; Play
     runs the rounds until Pause stops them."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(90_000)
-    sent = frames_sent(page)
-    page.goto(app_server.url + "/curves?rounds=30&round=5")
-    wait_ready(page)
+    page, sent = open_settled(browser, app_server, "/curves?rounds=30&round=5", 1)
     round_bar_named_and_stepped(page, 5)
     page.keyboard.press("PageUp")
     wait_round(page, 5)
@@ -381,11 +377,7 @@ def test_a_regression_renders_and_steps(app_server, browser, path, charts):
 def test_along_a_line_the_round_bar_is_named_and_the_tree_page_steps(app_server, browser):
     """A regression on one input (its steps are reruns): the round bar on the Model page,
     then the Tree page by its link."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(90_000)
-    sent = frames_sent(page)
-    page.goto(app_server.url + "/?data=sine&round=2")
-    wait_ready(page, 1)
+    page, sent = open_settled(browser, app_server, "/?data=sine&round=2", 1)
     round_bar_named_and_stepped(page, 2)
     quiet(page, sent)  # the step's run is over: the links lead to round 3
     page.get_by_role("link", name="Tree", exact=True).first.click()
@@ -511,6 +503,7 @@ def open_settled(browser, server, path: str, charts: int):
     """A page at ``path`` with its ``charts`` drawn, once it has sent what a page sends as it
     settles after loading; and the list of the messages it sends from then on."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
     sent = frames_sent(page)
     page.goto(server.url + path)
     wait_ready(page, charts)
@@ -785,11 +778,7 @@ ROUTES = {"pages/model.py": ("/", 2), "pages/tree.py": ("/tree", 3),
 def test_a_three_class_toy_renders_on_every_page(app_server, browser):
     """Opened on the Model page, where the round bar steps through the server, then each
     page by its link in the sidebar."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(90_000)
-    sent = frames_sent(page)
-    page.goto(app_server.url + "/?data=blobs&rounds=8&round=3")
-    wait_ready(page, 2)
+    page, sent = open_settled(browser, app_server, "/?data=blobs&rounds=8&round=3", 2)
     round_bar_named_and_stepped(page, 3)
     quiet(page, sent)  # the step's run is over: the links lead to round 4
     wait_ready(page)
