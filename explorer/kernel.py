@@ -7,8 +7,9 @@ numba's cache keeps, per function, an index of its compiled signatures and a dat
 for each. Saving a new signature reads the index, takes the first free number, writes
 the index, then the data. Two processes saving two signatures of one function at once
 can both take number 1; the index then names one signature's code for the other. Here
-a save holds a lock on the function's index (flock, released when the process ends),
-reads the index inside it, and writes the data before the index that names it.
+a save holds a lock on the function's index (flock on a file beside it, released when
+the save ends, or its process), reads the index inside it, and writes the data before
+the index that names it.
 """
 
 from __future__ import annotations
