@@ -382,7 +382,7 @@ def test_along_a_line_the_round_bar_is_named_and_the_tree_page_steps(app_server,
     quiet(page, sent)  # the step's run is over: the links lead to round 3
     page.get_by_role("link", name="Tree", exact=True).first.click()
     page.wait_for_url("**/tree**")
-    _a_regression_renders_and_steps(page, page.url, 3)
+    _a_regression_renders_and_steps(page, "/tree?data=sine&round=3", 3)
     page.close()
 
 
@@ -789,7 +789,8 @@ def test_a_three_class_toy_renders_on_every_page(app_server, browser):
             page.wait_for_url(f"**{path}**")
             wait_ready(page, charts)
         no_exception(page)
-        assert "data=blobs" in page.url and query(page)["round"] == "4", page.url
+        wait_query(page, "data", "blobs")  # the new page's run names its state in the link
+        wait_query(page, "round", "4")
         assert "class 2" in page.inner_text("[data-testid=stMain]") or page.locator(
             ".legendtext", has_text="class 2").count() >= 1 or "curves" in path, page_file
     assert set(ROUTES) == set(PAGES)
