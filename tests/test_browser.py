@@ -58,6 +58,22 @@ def wait_ready(page, charts: int = 1) -> None:
     page.wait_for_selector(READY, state="attached")
 
 
+def switch_page(page, title: str) -> None:
+    """Click the sidebar's link to the page ``title`` and wait until that page's run has
+    started and ended: the address changes at the click, and the old page stays on screen
+    (script at rest, charts drawn) until the new page's run begins."""
+    page.evaluate("""() => {
+        window.__switched = false;
+        const app = document.querySelector('[data-testid=stApp]');
+        new MutationObserver(() => {
+            if (app.dataset.testScriptState === 'running') window.__switched = true;
+        }).observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    }""")
+    page.get_by_role("link", name=title, exact=True).first.click()
+    page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
+    page.wait_for_function("() => window.__switched")
+
+
 def no_exception(page) -> None:
     errors = page.locator("[data-testid=stException]")
     assert errors.count() == 0, errors.all_inner_texts()
@@ -380,8 +396,7 @@ def test_along_a_line_the_round_bar_is_named_and_the_tree_page_steps(app_server,
     page, sent = open_settled(browser, app_server, "/?data=sine&round=2", 1)
     round_bar_named_and_stepped(page, 2)
     quiet(page, sent)  # the step's run is over: the links lead to round 3
-    page.get_by_role("link", name="Tree", exact=True).first.click()
-    page.wait_for_url("**/tree**")
+    switch_page(page, "Tree")
     _a_regression_renders_and_steps(page, "/tree?data=sine&round=3", 3)
     page.close()
 
@@ -401,8 +416,7 @@ def test_browser_maths_pages_draw_and_step(browser, app_server):
     page.goto(app_server.url + "/leaf_maths?round=3")
     for title, charts, m in (("Leaf maths", 1, 3), ("Splits", 1, 4), ("Compare", 3, 5)):
         if m > 3:
-            page.get_by_role("link", name=title, exact=True).first.click()
-            page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
+            switch_page(page, title)
         wait_ready(page, charts)
         no_exception(page)
         assert current_round(page) == m
@@ -784,9 +798,7 @@ def test_a_three_class_toy_renders_on_every_page(app_server, browser):
     wait_ready(page)
     for page_file, (path, charts) in ROUTES.items():
         if path != "/":
-            title = path.strip("/").capitalize()
-            page.get_by_role("link", name=title, exact=True).first.click()
-            page.wait_for_url(f"**{path}**")
+            switch_page(page, path.strip("/").capitalize())
             wait_ready(page, charts)
         no_exception(page)
         wait_query(page, "data", "blobs")  # the new page's run names its state in the link
