@@ -102,9 +102,7 @@ def cores() -> int:
 
 def _compile(k: int) -> float:
     """Compile ``PARTS[k]`` (in a worker process of :func:`compile_in_processes`)."""
-    began = time.perf_counter()
-    PARTS[k].compile()
-    return time.perf_counter() - began
+    return compile_parts([PARTS[k]])
 
 
 def compile_in_processes(report: Callable | None = None, workers: int | None = None) -> float:
