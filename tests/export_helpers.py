@@ -12,6 +12,16 @@ from plotly.offline import get_plotlyjs
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SVG_ROOT = "{http://www.w3.org/2000/svg}svg"
 NO_BROWSER_MESSAGE = "no Chromium found: install Debian's chromium (apt-get install chromium)"
+# kaleido's browser channel logs a message from Chromium it could not decode, with its
+# traceback, and goes on ("JSONError decoding message. Ignoring"): not the export's own.
+KALEIDO_CHANNEL = "/choreographer/"
+
+
+def tracebacks(stderr: str) -> list[str]:
+    """The Python tracebacks in a command's error output, but for those logged and
+    ignored inside kaleido's browser channel."""
+    blocks = re.findall(r"Traceback \(most recent call last\):\n(?:[ \t].*\n)*.*", stderr)
+    return [b for b in blocks if KALEIDO_CHANNEL not in b]
 
 
 def png_size(data: bytes) -> tuple[int, int]:
