@@ -12,6 +12,7 @@
 
 const IDLE_MS = 300;
 const PLAY_MS = 100;  // ten rounds a second
+const HOLD_MS = 5000;  // a page link waits at most this long for the bar's round to land
 
 // Served from the app's static folder with record.js and bindings.js (assets.py); the
 // component's own script only loads this module, so that a rerun does not send it again.
@@ -233,6 +234,7 @@ function bar(component) {
         while (s.timer) {
           due += PLAY_MS;
           if (s.m + 1 > s.M) { s.playing(false); s.settle(); warmSoon(s.m, s.M); break; }
+          s.unsent = true;
           s.show(s.m + 1);
           await follow(s.m, s.M, { rest: false });
           s.link();
@@ -246,25 +248,29 @@ function bar(component) {
     s.play.setAttribute("aria-label", on ? "Pause" : "Play");
     s.play.title = on ? "Pause" : "Play the rounds, ten a second at most";
   };
+  const send = () => {
+    clearTimeout(s.idle);
+    s.unsent = false;
+    s.awaiting = true;
+    s.seq = (s.seq || 0) + 1;
+    s.setStateValue("round", { m: s.m, seq: s.seq });
+  };
   const settle = () => {
     clearTimeout(s.idle);
     // where no chart follows the round here, the server draws them all: ask at once
-    s.idle = setTimeout(() => {
-      if (s.timer) return;
-      s.seq = (s.seq || 0) + 1;
-      s.setStateValue("round", { m: s.m, seq: s.seq });
-    }, following().length ? IDLE_MS : 0);
+    s.idle = setTimeout(() => { if (!s.timer) send(); }, following().length ? IDLE_MS : 0);
   };
   const go = (m) => {
     if (m === null) { playing(false); settle(); return; }
     m = Math.max(0, Math.min(s.M, m));
     if (m === s.m) return;
+    s.unsent = true;
     show(m);
     clearTimeout(s.idle);  // the pause is counted from the end of the drawing
     follow(m, s.M).then(() => { link(); settle(); });
   };
   // the handlers below are bound once: they reach this render's functions through s
-  Object.assign(s, { go, show, link, playing, settle });
+  Object.assign(s, { go, show, link, playing, settle, send });
   if (!root.__bound) {
     root.__bound = true;
     root.addEventListener("click", (event) => {
@@ -293,8 +299,33 @@ function bar(component) {
       s.go(to);
     };
     document.addEventListener("keydown", window.__explorerKeys);
+    // A link to another page, followed before the server has the bar's round (the bar
+    // sends it when stepping rests, and a page change carries none of the page's state):
+    // the round goes now, and the link is followed once its run is over (the rest of a
+    // run cut short by a page change would land on the new page, and break it)
+    document.removeEventListener("click", window.__explorerLinks, true);
+    window.__explorerLinks = (event) => {
+      const link = event.target?.closest?.("a[href]");
+      if (!link || link === s.following || !(s.unsent || s.awaiting)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      s.playing(false);
+      if (s.unsent) s.send();
+      const app = document.querySelector("[data-testid=stApp]");
+      const given = performance.now() + HOLD_MS;
+      const tick = () => {
+        const over = !s.awaiting && app?.dataset.testScriptState !== "running";
+        if (!over && performance.now() < given) { setTimeout(tick, 50); return; }
+        s.following = link;
+        link.click();
+        s.following = null;
+      };
+      setTimeout(tick, 50);
+    };
+    document.addEventListener("click", window.__explorerLinks, true);
   }
   playing(Boolean(s.timer));
+  if (data.seq < 0 || data.seq >= (s.seq || 0)) s.awaiting = false;  // a run has the round
   // The server's round is news unless it is this bar's own (data.seq names the step that
   // set it): the first round, a click on a curve, a settings change that clamps it.
   if (s.m === undefined || data.seq < 0 || data.seq > (s.seq || 0)) {
