@@ -39,8 +39,9 @@ def figure(draw, *args, **kwargs) -> Drawn:
 
 @st.cache_resource(show_spinner=False)
 def _steps() -> FigureCache:
-    """The server's one cache of how charts follow the round (their tables)."""
-    return FigureCache(max_entries=64, max_bytes=96 * 2**20, builder=build_step)
+    """The server's one cache of how charts follow the round (their tables): 96 MB at
+    most, in entries of 40 kB (the median) to a few MB."""
+    return FigureCache(max_entries=4096, max_bytes=96 * 2**20, builder=build_step)
 
 
 def following(fit, state: State, view: str, draw, *after, before=None,
