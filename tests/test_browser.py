@@ -19,7 +19,7 @@ from PIL import Image
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from apptest_helpers import PAGES, slides_registered
-from chart_text import frames_sent, now, press, quiet, received, steps_sent
+from chart_text import follow_link, frames_sent, now, press, quiet, received, steps_sent
 from export_helpers import png_size
 
 pytestmark = pytest.mark.browser
@@ -60,18 +60,9 @@ def wait_ready(page, charts: int = 1) -> None:
 
 def switch_page(page, title: str) -> None:
     """Click the sidebar's link to the page ``title`` and wait until that page's run has
-    started and ended: the address changes at the click, and the old page stays on screen
-    (script at rest, charts drawn) until the new page's run begins."""
-    page.evaluate("""() => {
-        window.__switched = false;
-        const app = document.querySelector('[data-testid=stApp]');
-        new MutationObserver(() => {
-            if (app.dataset.testScriptState === 'running') window.__switched = true;
-        }).observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
-    }""")
-    page.get_by_role("link", name=title, exact=True).first.click()
+    started."""
+    follow_link(page, page.get_by_role("link", name=title, exact=True).first)
     page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
-    page.wait_for_function("() => window.__switched")
 
 
 def no_exception(page) -> None:
