@@ -813,8 +813,7 @@ def test_a_three_class_upload_steps_and_opens_every_page(app_server, browser, tm
     titles_at_round(page, 1)
     no_exception(page)
     for title in ("Tree", "Sample", "Curves", "Leaf maths", "Splits", "Compare", "Slides"):
-        page.get_by_role("link", name=title, exact=True).first.click()
-        page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
+        switch_page(page, title)
         wait_ready(page, 0)
         no_exception(page)
         assert "upload three.csv" in caption_text(page)
