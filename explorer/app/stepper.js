@@ -12,7 +12,7 @@
 
 const IDLE_MS = 300;
 const PLAY_MS = 100;  // ten rounds a second
-const HOLD_MS = 5000;  // a page link waits at most this long for the bar's round to land
+const HOLD_MS = 5000;  // a page link waits at most this long for the page's run
 
 // Served from the app's static folder with record.js and bindings.js (assets.py); the
 // component's own script only loads this module, so that a rerun does not send it again.
@@ -299,25 +299,35 @@ function bar(component) {
       s.go(to);
     };
     document.addEventListener("keydown", window.__explorerKeys);
-    // A link to another page, followed before the server has the bar's round (the bar
-    // sends it when stepping rests, and a page change carries none of the page's state):
-    // the round goes now, and the link is followed once its run is over (the rest of a
-    // run cut short by a page change would land on the new page, and break it)
+    // A link to another page followed while the page's run is going, or before the
+    // server has the bar's round (the bar sends it when stepping rests, and a page change
+    // carries none of the page's state): the round goes now, and the link is followed once
+    // the run is over, at most HOLD_MS later (the rest of a run cut short by a page change
+    // would land on the new page, and break it)
     document.removeEventListener("click", window.__explorerLinks, true);
     window.__explorerLinks = (event) => {
       const link = event.target?.closest?.("a[href]");
-      if (!link || link === s.following || !(s.unsent || s.awaiting)) return;
+      if (!link || link === s.following) return;
+      // only a link to another page of the app, in this tab
+      if (link.origin !== location.origin || link.pathname === location.pathname
+          || link.target === "_blank" || event.ctrlKey || event.metaKey || event.shiftKey
+          || event.altKey) return;
+      const app = document.querySelector("[data-testid=stApp]");
+      const busy = () => s.unsent || s.awaiting || app?.dataset.testScriptState === "running";
+      if (!busy()) return;
       event.preventDefault();
       event.stopImmediatePropagation();
       s.playing(false);
       if (s.unsent) s.send();
-      const app = document.querySelector("[data-testid=stApp]");
+      const waiting = s.held;
+      s.held = link;  // the last link clicked is the one followed
+      if (waiting) return;
       const given = performance.now() + HOLD_MS;
       const tick = () => {
-        const over = !s.awaiting && app?.dataset.testScriptState !== "running";
-        if (!over && performance.now() < given) { setTimeout(tick, 50); return; }
-        s.following = link;
-        link.click();
+        if (busy() && performance.now() < given) { setTimeout(tick, 50); return; }
+        s.following = s.held;
+        s.held = null;
+        s.following.click();
         s.following = null;
       };
       setTimeout(tick, 50);
