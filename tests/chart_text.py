@@ -13,8 +13,6 @@ DRAWN = ("[...document.querySelectorAll('.js-plotly-plot')]"
          ".filter(c => c.querySelector('.main-svg .gtitle, .main-svg .xtick')).length")
 
 # page path -> (rounds to look at, charts drawn at a round >= 1, at round 0)
-# (each test opens the first page by its address and the others by their links, but for
-# the Slides page, which has no round bar to move: it is opened by its address)
 PAGES = {
     "/": ((0, 1, 10), 2, 2),
     "/tree": ((1, 10), 3, 0),
@@ -135,21 +133,14 @@ def follow_link(page, link) -> None:
     page.evaluate("""() => {
         window.__switched = false;
         const app = document.querySelector('[data-testid=stApp]');
-        new MutationObserver(() => {
-            if (app.dataset.testScriptState === 'running') window.__switched = true;
-        }).observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+        // a change from rest is a run beginning, though it may have ended since
+        new MutationObserver((records) => {
+            if (records.some(r => r.oldValue === 'notRunning')) window.__switched = true;
+        }).observe(app, { attributes: true, attributeOldValue: true,
+                          attributeFilter: ['data-test-script-state'] });
     }""")
     link.dispatch_event("click")
     page.wait_for_function("() => window.__switched")
-
-
-def linked(page, sent: list, path: str, m: int) -> list[dict]:
-    """Open ``path`` by its link in the navigation bar, then check its charts at round m (the
-    page opens at the round on screen; the round bar then moves to m if it differs)."""
-    follow_link(page, page.locator(f'a[data-testid=stTopNavLink][href$="{path}"]').first)
-    page.wait_for_selector(READY, state="attached")
-    here = parse_qs(urlsplit(page.url).query).get("round", ["0"])
-    return checked(page, path, m) if here == [str(m)] else step(page, sent, path, m)
 
 
 def checked(page, path: str, m: int) -> list[dict]:

@@ -313,7 +313,8 @@ function bar(component) {
           || link.target === "_blank" || event.ctrlKey || event.metaKey || event.shiftKey
           || event.altKey) return;
       const app = document.querySelector("[data-testid=stApp]");
-      const busy = () => s.unsent || s.awaiting || app?.dataset.testScriptState === "running";
+      if (!app) return;  // the lesson file: no server to wait for
+      const busy = () => s.unsent || s.awaiting || app.dataset.testScriptState === "running";
       if (!busy()) return;
       event.preventDefault();
       event.stopImmediatePropagation();
@@ -325,9 +326,14 @@ function bar(component) {
       const given = performance.now() + HOLD_MS;
       const tick = () => {
         if (busy() && performance.now() < given) { setTimeout(tick, 50); return; }
-        s.following = s.held;
+        // the run may have drawn the links anew: the one clicked, or its copy now on the page
+        const { href } = s.held;
+        const now = s.held.isConnected ? s.held
+          : [...document.querySelectorAll("a[href]")].find((a) => a.href === href);
         s.held = null;
-        s.following.click();
+        if (!now) { location.assign(href); return; }
+        s.following = now;
+        now.click();
         s.following = null;
       };
       setTimeout(tick, 50);
