@@ -59,7 +59,7 @@ def wait_ready(page, charts: int = 1) -> None:
 
 
 def switch_page(page, title: str) -> None:
-    """Click the sidebar's link to the page ``title`` and wait until that page's run has
+    """Click the navigation's link to the page ``title`` and wait until that page's run has
     started."""
     follow_link(page, page.get_by_role("link", name=title, exact=True).first)
     page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
@@ -384,7 +384,7 @@ def test_a_regression_renders_and_steps(app_server, browser, path, charts):
 def test_along_a_line_the_round_bar_is_named_and_the_tree_page_steps(app_server, browser):
     """A regression on one input (its steps are reruns): the round bar on the Model page,
     then the Tree page by its link."""
-    page, sent = open_settled(browser, app_server, "/?data=sine&round=2", 1)
+    page, _ = open_settled(browser, app_server, "/?data=sine&round=2", 1)
     round_bar_named_and_stepped(page, 2)
     switch_page(page, "Tree")  # at once: the link waits for the step's run to end
     _a_regression_renders_and_steps(page, "/tree?data=sine&round=3", 3)
@@ -780,8 +780,8 @@ ROUTES = {"pages/model.py": ("/", 2), "pages/tree.py": ("/tree", 3),
 
 def test_a_three_class_toy_renders_on_every_page(app_server, browser):
     """Opened on the Model page, where the round bar steps through the server, then each
-    page by its link in the sidebar."""
-    page, sent = open_settled(browser, app_server, "/?data=blobs&rounds=8&round=3", 2)
+    page by its link in the navigation."""
+    page, _ = open_settled(browser, app_server, "/?data=blobs&rounds=8&round=3", 2)
     round_bar_named_and_stepped(page, 3)
     m = 4
     for page_file, (path, charts) in ROUTES.items():

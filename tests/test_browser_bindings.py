@@ -92,13 +92,15 @@ def test_the_browser_steps_to_the_servers_figures(app_server, browser, link, cou
         assert canonical(chart["layout"]) == canonical(want["layout"]), (link, chart["view"])
 
 
+ROUND = "document.querySelector('.explorer-stepper')?.dataset.round"
+
+
 def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browser):
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.goto(app_server.url + "/tree?n=300&round=2")
     wait_ready(page, 3)
     page.keyboard.press("Home")
-    page.wait_for_function("() => document.querySelector('.explorer-stepper')"
-                           "?.dataset.round === '0'")
+    page.wait_for_function(f"() => {ROUND} === '0'")
     # the charts end on round 0's own figure (a redraw still going when the bar moved ends
     # first: a busy machine showed tree 2's update for a while)
     page.wait_for_function("""() => {
@@ -109,12 +111,10 @@ def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browse
     page.keyboard.press("End")
     page.wait_for_timeout(1000)
     no_exception(page)
-    assert np.isfinite(float(page.evaluate(
-        "() => document.querySelector('.explorer-stepper').dataset.round")))
+    assert np.isfinite(float(page.evaluate(f"() => {ROUND}")))
     page.close()
 
 
-ROUND = "document.querySelector('.explorer-stepper')?.dataset.round"
 # every chart's width on the page and the width plotly.js drew it at
 WIDTHS = """() => [...document.querySelectorAll('.explorer-chart')].map(
     gd => [gd.getBoundingClientRect().width, gd._fullLayout.width])"""
