@@ -31,10 +31,10 @@ from __future__ import annotations
 import base64
 import copy
 import hashlib
-import json
 from dataclasses import dataclass
 
 import numpy as np
+import orjson
 
 from ..numbers import terms as vocabulary
 from ..numbers.record import pack, unpack
@@ -192,7 +192,13 @@ def _same(a, b) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        if len(a) != len(b):
+            return False
+        if type(a) is list and type(b) is list:  # a list of scalars at once (as below)
+            types = list(map(type, a))
+            if all(t in _SCALARS for t in set(types)) and types == list(map(type, b)):
+                return a == b
+        return all(_same(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b
 
 
@@ -210,7 +216,11 @@ def _diff(values: list, path: list, out: list) -> None:
         for i in range(len(first)):
             _diff([v[i] for v in values], path + [i], out)
         return
-    if not all(_same(first, v) for v in values[1:]):
+    if type(first) in _SCALARS:  # most leaves: one type and one value, checked at once
+        same = set(map(type, values)) == {type(first)} and values.count(first) == len(values)
+    else:
+        same = all(_same(first, v) for v in values[1:])
+    if not same:
         out.append((path, values))
 
 
@@ -221,10 +231,11 @@ def _numeric(value) -> np.ndarray | None:
     """A numeric array (None kept as NaN in a list of numbers), or None if not one."""
     if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
         return value
+    # the element types, not the elements, are checked: lists of thousands of numbers
     if isinstance(value, list) and len(value) > 8 and all(
-            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
-            for v in value):
-        return np.array([np.nan if v is None else v for v in value], dtype=np.float64)
+            t is type(None) or (issubclass(t, (int, float)) and not issubclass(t, bool))
+            for t in set(map(type, value))):
+        return np.array(value, dtype=np.float64)  # None becomes NaN
     return None
 
 
@@ -392,25 +403,34 @@ def _strings(value):
     """(flat list, shape) of a long list (or list of lists) of strings, else None."""
     if not isinstance(value, list) or not value:
         return None
-    if all(isinstance(v, str) for v in value) and len(value) > 16:
+    if len(value) > 16 and _all_str(value):
         return value, [len(value)]
-    if all(isinstance(row, list) and len(row) == len(value[0]) and
-           all(isinstance(v, str) for v in row) for row in value) and \
-            len(value) * len(value[0]) > 16:
-        return [v for row in value for v in row], [len(value), len(value[0])]
+    width = len(value[0]) if isinstance(value[0], list) else 0
+    if len(value) * width > 16 and all(isinstance(row, list) and len(row) == width
+                                       for row in value):
+        flat = [v for row in value for v in row]
+        if _all_str(flat):
+            return flat, [len(value), width]
     return None
+
+
+def _all_str(values: list) -> bool:
+    return all(issubclass(t, str) for t in set(map(type, values)))
 
 
 def _key(value) -> bytes:
     """Equal values, equal keys (numpy arrays by dtype, shape and a digest of their bytes)."""
-    def default(o):
-        if isinstance(o, np.ndarray):
-            digest = hashlib.sha1(np.ascontiguousarray(o).tobytes()).hexdigest()
-            return {"__a": [o.dtype.str, list(o.shape), digest]}
-        if isinstance(o, np.generic):
-            return o.item()
-        raise TypeError(type(o))
-    return json.dumps(value, default=default, sort_keys=True).encode()
+    return orjson.dumps(value, default=_key_of_numpy,
+                        option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
+def _key_of_numpy(o):
+    if isinstance(o, np.ndarray):
+        digest = hashlib.sha1(np.ascontiguousarray(o).tobytes()).hexdigest()
+        return {"__a": [o.dtype.str, list(o.shape), digest]}
+    if isinstance(o, np.generic):
+        return o.item()
+    raise TypeError(type(o))
 
 
 # --- the browser's side, in Python (tests, and files that step offline) ----------------

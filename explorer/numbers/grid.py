@@ -139,26 +139,31 @@ def region_edges(xs, ys, labels) -> tuple[list, list]:
                          [xs[-1] + (xs[-1] - xs[-2]) / 2]])
     ye = np.concatenate([[ys[0] - (ys[1] - ys[0]) / 2], (ys[:-1] + ys[1:]) / 2,
                          [ys[-1] + (ys[-1] - ys[-2]) / 2]])
-    px, py = [], []
-    # vertical pieces: between columns j and j + 1, spanning row i
-    change = above[:, 1:] != above[:, :-1]  # (ny, nx - 1)
-    for j in np.flatnonzero(change.any(axis=0)):
-        rows = change[:, j]
-        starts = np.flatnonzero(rows & ~np.concatenate([[False], rows[:-1]]))
-        ends = np.flatnonzero(rows & ~np.concatenate([rows[1:], [False]]))
-        for a, b in zip(starts, ends):
-            px += [float(xe[j + 1]), float(xe[j + 1]), None]
-            py += [float(ye[a]), float(ye[b + 1]), None]
-    # horizontal pieces: between rows i and i + 1, spanning column j
-    change = above[1:, :] != above[:-1, :]  # (ny - 1, nx)
-    for i in np.flatnonzero(change.any(axis=1)):
-        cols = change[i, :]
-        starts = np.flatnonzero(cols & ~np.concatenate([[False], cols[:-1]]))
-        ends = np.flatnonzero(cols & ~np.concatenate([cols[1:], [False]]))
-        for a, b in zip(starts, ends):
-            px += [float(xe[a]), float(xe[b + 1]), None]
-            py += [float(ye[i + 1]), float(ye[i + 1]), None]
-    return px, py
+    # vertical pieces: between columns j and j + 1, spanning rows a to b
+    j, a, b = _runs((above[:, 1:] != above[:, :-1]).T)
+    # horizontal pieces: between rows i and i + 1, spanning columns a to b
+    i, c, d = _runs(above[1:, :] != above[:-1, :])
+    return (_polylines(xe[j + 1], xe[j + 1]) + _polylines(xe[c], xe[d + 1]),
+            _polylines(ye[a], ye[b + 1]) + _polylines(ye[i + 1], ye[i + 1]))
+
+
+def _runs(change) -> tuple:
+    """(line, first, last) of each run of True along the lines (rows) of ``change``, line
+    by line and in order along each."""
+    padded = np.zeros((change.shape[0], change.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = change
+    step = np.diff(padded, axis=1)
+    line, first = np.nonzero(step == 1)
+    _, after = np.nonzero(step == -1)
+    return line, first, after - 1
+
+
+def _polylines(start, end) -> list:
+    """Segments from ``start`` to ``end`` as one polyline list, None between them."""
+    out = [None] * (3 * len(start))
+    out[0::3] = start.tolist()
+    out[1::3] = end.tolist()
+    return out
 
 
 def tree_leaf_of(tree, X, dtype=np.float32) -> np.ndarray:
