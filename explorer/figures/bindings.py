@@ -254,8 +254,15 @@ class _Tables:
     def term(self, term, m):
         key = (term, m)
         if key not in self.cache:
-            self.cache[key] = vocabulary.value(term, self.trace, self.grid, m)
+            self.cache[key] = vocabulary.value(term, self.trace, self.grid, m,
+                                               self._probabilities)
         return self.cache[key]
+
+    # the grid's probabilities at round r, which several terms take apart
+    def _probabilities(self, r):
+        if ("P", r) not in self.cache:
+            self.cache["P", r] = vocabulary.grid_probabilities(self.trace, self.grid.F[r])
+        return self.cache["P", r]
 
     def binding(self, path, values) -> dict:
         arrays = [_numeric(v) for v in values]

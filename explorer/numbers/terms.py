@@ -78,9 +78,11 @@ def _residuals_in_browser(trace) -> bool:
         trace.is_multiclass or trace.loss in ("log_loss", "squared_error"))
 
 
-def value(term: tuple, trace, grid, m: int) -> np.ndarray | None:
+def value(term: tuple, trace, grid, m: int, probabilities=None) -> np.ndarray | None:
     """The term's values at round m, flat (float64), or None where it has none (a round
-    before 0, or no tree at round 0)."""
+    before 0, or no tree at round 0). ``probabilities(r)``, where given, is round r's
+    :func:`grid_probabilities` kept by the caller, who asks for several terms of one
+    round."""
     name, k, shift, _ = term
     r = m + shift
     if r < 0 or (name == "gT" and m < 1):
@@ -92,7 +94,7 @@ def value(term: tuple, trace, grid, m: int) -> np.ndarray | None:
     if name == "gT":
         return np.asarray(tree_on_grid(trace, m, grid, k), dtype=np.float64).ravel()
     if name in ("gp", "gpk", "gtop", "gshade"):
-        P = grid_probabilities(trace, grid.F[r])
+        P = probabilities(r) if probabilities else grid_probabilities(trace, grid.F[r])
         if name == "gp":
             return P.ravel()
         if name == "gpk":
