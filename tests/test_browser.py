@@ -273,6 +273,28 @@ def test_the_url_round_trips_the_state(app_server, browser):
     page.close()
 
 
+def test_a_setting_changed_at_once_after_a_step_keeps_the_step(app_server, browser):
+    """Next, then at once a setting in the sidebar, two mouse clicks a few milliseconds
+    apart: the page settles at the stepped round with the setting on, though the bar
+    sends a step only once stepping rests (300 ms on) and the setting's rerun is asked
+    for first."""
+    page = open_app(browser, app_server, "/?round=3", charts=2)
+    toggle = page.locator(".st-key-showvalid label").first
+    toggle.scroll_into_view_if_needed()
+    at = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+          for b in (button(page, "next").bounding_box(), toggle.bounding_box())]
+    for x, y in at:
+        page.mouse.click(x, y)
+    wait_query(page, "showvalid", "true")
+    page.wait_for_timeout(600)  # past the bar's rest, when a lost step would show
+    wait_ready(page, 2)
+    assert current_round(page) == 4
+    titles_at_round(page, 4)
+    assert query(page).get("round") == "4", page.url
+    no_exception(page)
+    page.close()
+
+
 # --- uploads --------------------------------------------------------------------------
 
 
