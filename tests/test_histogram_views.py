@@ -2,6 +2,7 @@
 the subtraction trick, leaf values, best-first growth) against the engine's own trees,
 the Splits page's numbers for the histogram rule, and the figures drawn from them."""
 
+import functools
 import json
 import math
 
@@ -18,22 +19,27 @@ from explorer.numbers import splits, summaries
 from explorer.numbers.leaves import leaf_story, members
 
 
-def _fits():
-    moons, iris, sine = (make_toy(name, n=300) for name in ("moons", "iris", "sine"))
-    return {
-        "two classes": (explorer.fit(moons.X, moons.y, split="histogram", n_rounds=10), 0),
-        # a leaf limit that stops growth, few bins, a penalty λ
-        "two classes, limits": (explorer.fit(moons.X, moons.y, split="histogram", n_rounds=10,
-                                             max_leaves=5, max_bins=16, reg_lambda=2.0,
-                                             min_samples_leaf=5), 0),
-        "iris": (explorer.fit(iris.X, iris.y, split="histogram", n_rounds=10), 2),
-        "sine": (explorer.fit(sine.X, sine.y, split="histogram", n_rounds=10,
-                              loss="squared_error", reg_lambda=0.5), 0),
-    }
+# name: (toy, fit options, the class whose trees are looked at)
+_PROBLEMS = {
+    "two classes": ("moons", {}, 0),
+    # a leaf limit that stops growth, few bins, a penalty λ
+    "two classes, limits": ("moons", dict(max_leaves=5, max_bins=16, reg_lambda=2.0,
+                                          min_samples_leaf=5), 0),
+    "iris": ("iris", {}, 2),
+    "sine": ("sine", dict(loss="squared_error", reg_lambda=0.5), 0),
+}
 
 
-FITS = _fits()
-CASES = [(name, m) for name in FITS for m in (1, 10)]
+@functools.cache
+def fitted(name):
+    """(trace, k) of a problem, fitted when a test first asks: not at collection, which
+    every test process does for every file."""
+    toy, options, k = _PROBLEMS[name]
+    data = make_toy(toy, n=300)
+    return explorer.fit(data.X, data.y, split="histogram", n_rounds=10, **options), k
+
+
+CASES = [(name, m) for name in _PROBLEMS for m in (1, 10)]
 
 
 def _searched(trace, m, k):
@@ -43,7 +49,7 @@ def _searched(trace, m, k):
 
 @pytest.mark.parametrize("name, m", CASES)
 def test_split_finding_chooses_the_trees_split(name, m):
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     tree = trace.tree(m, k)
     lam = trace.params["reg_lambda"]
     split_nodes = np.flatnonzero(tree["left"] >= 0)
@@ -87,7 +93,7 @@ def test_split_finding_chooses_the_trees_split(name, m):
 
 @pytest.mark.parametrize("name, m", CASES)
 def test_subtraction_builds_the_smaller_child(name, m):
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     tree = trace.tree(m, k)
     rows = hn.subtraction(trace, m, k)
     assert [r["order"] for r in rows] == list(range(len(rows)))
@@ -124,7 +130,7 @@ def test_subtraction_builds_the_smaller_child(name, m):
 
 @pytest.mark.parametrize("name, m", CASES)
 def test_leaf_values_are_the_trees(name, m):
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     tree = trace.tree(m, k)
     rows = hn.leaf_values(trace, m, k)
     assert [r["node"] for r in rows] == list(np.flatnonzero(tree["left"] < 0))
@@ -151,7 +157,7 @@ def test_leaf_values_are_the_trees(name, m):
 
 @pytest.mark.parametrize("name, m", CASES)
 def test_growth_is_best_first(name, m):
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     tree = trace.tree(m, k)
     grown = hn.growth(trace, m, k)
     order = [s["node"] for s in grown["splits"]]
@@ -182,7 +188,7 @@ def test_growth_is_best_first(name, m):
 
 
 def test_the_limits_fit_stops_at_max_leaves_and_penalises():
-    trace, _ = FITS["two classes, limits"]
+    trace, _ = fitted("two classes, limits")
     assert any(hn.growth(trace, m)["stopped"] == "max_leaves" for m in (1, 10))
     assert all(len(t) <= 16 for t in trace.bin_thresholds)
 
@@ -191,7 +197,7 @@ def test_the_limits_fit_stops_at_max_leaves_and_penalises():
 def test_the_splits_pages_scan_for_the_histogram_rule(name, m):
     """numbers.splits.scan on a histogram tree: the candidates are the bin boundaries and
     its gain (no ½, no γ) peaks at the tree's split."""
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     tree = trace.tree(m, k)
     assert splits.rules(trace) == splits.HISTOGRAM_RULES
     assert splits.HISTOGRAM_GAIN in splits.improvement_name(trace)
@@ -236,7 +242,7 @@ def _arrays(fig):
 
 @pytest.mark.parametrize("name, m", CASES)
 def test_the_figures_draw_the_numbers(name, m):
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     tree = trace.tree(m, k)
     for u in _searched(trace, m, k)[:3]:
         found = hn.split_finding(trace, m, u, k)
@@ -291,7 +297,7 @@ def test_a_tree_of_31_leaves_labels_its_splits_by_rank():
 
 
 def test_round_zero_and_a_node_without_histogram():
-    trace, k = FITS["two classes"]
+    trace, k = fitted("two classes")
     assert "Round 0 has no tree" in hf.split_finding(None, 0, 0).layout.annotations[0].text
     tree = trace.tree(1, k)
     extra = trace.tree_histograms(1, k)
@@ -307,7 +313,7 @@ def test_h_has_its_own_axis_with_its_0_level_with_gs(name, m):
     """H is a count for squared error and at most n/4 for the log-loss: on G's axis it would
     flatten G. Each of the first two rows has H on a right-hand axis over G's, both axes
     covering every value drawn, with 0 at the same height and H's ticks from 0 up."""
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     u = _searched(trace, m, k)[0]
     found = hn.split_finding(trace, m, u, k)
     fig = hf.split_finding(found, m, u, gain_name=splits.HISTOGRAM_GAIN)

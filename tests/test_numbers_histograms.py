@@ -1,5 +1,7 @@
 """explorer.numbers.histograms: a node's histograms and scan, as the engine had them."""
 
+import functools
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
@@ -12,26 +14,28 @@ from explorer.numbers.histograms import node_histograms, scan
 MOONS = make_moons(1500, noise=0.3, random_state=0)
 
 
-def _fits():
-    X, y = MOONS
-    X3, y3 = make_blobs(900, centers=3, cluster_std=2.0, random_state=0)
-    rng = np.random.RandomState(0)
-    x1 = rng.uniform(-3, 3, size=(700, 1))
-    return {
-        "binary": (explorer.fit(X, y, split="histogram", n_rounds=4, max_leaves=8,
-                                max_bins=32, reg_lambda=0.5), 0),
-        "three classes": (explorer.fit(X3, y3, split="histogram", n_rounds=3, max_leaves=6), 2),
-        "regression": (explorer.fit(x1, np.sin(2 * x1[:, 0]), loss="squared_error",
-                                    split="histogram", n_rounds=3, max_leaves=6), 0),
-    }
+@functools.cache
+def fitted(name):
+    """(trace, the class whose trees are looked at) of a problem, fitted when a test first
+    asks: not at collection, which every test process does for every file."""
+    if name == "binary":
+        X, y = MOONS
+        return explorer.fit(X, y, split="histogram", n_rounds=4, max_leaves=8, max_bins=32,
+                            reg_lambda=0.5), 0
+    if name == "three classes":
+        X3, y3 = make_blobs(900, centers=3, cluster_std=2.0, random_state=0)
+        return explorer.fit(X3, y3, split="histogram", n_rounds=3, max_leaves=6), 2
+    x1 = np.random.RandomState(0).uniform(-3, 3, size=(700, 1))
+    return explorer.fit(x1, np.sin(2 * x1[:, 0]), loss="squared_error", split="histogram",
+                        n_rounds=3, max_leaves=6), 0
 
 
-FITS = _fits()
+NAMES = ("binary", "three classes", "regression")
 
 
-@pytest.mark.parametrize("name", FITS)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_scan_finds_the_recorded_split_and_gain(name):
-    trace, k = FITS[name]
+    trace, k = fitted(name)
     for m in range(1, trace.n_rounds + 1):
         tree, extra = trace.tree(m, k), trace.tree_histograms(m, k)
         for u in np.flatnonzero(tree["left"] >= 0):
@@ -47,7 +51,7 @@ def test_the_scan_finds_the_recorded_split_and_gain(name):
 
 
 def test_built_and_subtracted_histograms():
-    trace, _ = FITS["binary"]
+    trace, _ = fitted("binary")
     tree, extra = trace.tree(2), trace.tree_histograms(2)
     kinds = set(extra["histogram"])
     assert {BUILT, SUBTRACTED} <= kinds
