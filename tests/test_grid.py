@@ -52,6 +52,53 @@ def test_class_boundaries_run_between_cells_of_different_classes():
     assert px1 == []
 
 
+def _edges_by_hand(xs, ys, labels) -> set:
+    """Each run of cell edges between different labels, walked cell by cell: a vertical
+    run between columns j and j + 1 over rows a to b, a horizontal one between rows i and
+    i + 1 over columns a to b, as (x0, y0, x1, y1) on the cells' edges."""
+    ny, nx = labels.shape
+    xe = np.concatenate([[xs[0] - (xs[1] - xs[0]) / 2], (xs[:-1] + xs[1:]) / 2,
+                         [xs[-1] + (xs[-1] - xs[-2]) / 2]])
+    ye = np.concatenate([[ys[0] - (ys[1] - ys[0]) / 2], (ys[:-1] + ys[1:]) / 2,
+                         [ys[-1] + (ys[-1] - ys[-2]) / 2]])
+    found = set()
+    for j in range(nx - 1):
+        i = 0
+        while i < ny:
+            if labels[i, j] != labels[i, j + 1]:
+                a = i
+                while i + 1 < ny and labels[i + 1, j] != labels[i + 1, j + 1]:
+                    i += 1
+                found.add((xe[j + 1], ye[a], xe[j + 1], ye[i + 1]))
+            i += 1
+    for i in range(ny - 1):
+        j = 0
+        while j < nx:
+            if labels[i, j] != labels[i + 1, j]:
+                a = j
+                while j + 1 < nx and labels[i, j + 1] != labels[i + 1, j + 1]:
+                    j += 1
+                found.add((xe[a], ye[i + 1], xe[j + 1], ye[i + 1]))
+            j += 1
+    return found
+
+
+def test_region_edges_are_the_runs_found_cell_by_cell():
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        ny, nx = rng.integers(2, 25, size=2)
+        labels = rng.integers(0, 1 + trial % 4, size=(ny, nx))
+        xs, ys = np.sort(rng.uniform(-3, 3, nx)), np.sort(rng.uniform(0, 1, ny))
+        if len(np.unique(xs)) < nx or len(np.unique(ys)) < ny:
+            continue
+        px, py = region_edges(xs, ys, labels)
+        assert px[2::3] == [None] * (len(px) // 3) and py[2::3] == px[2::3]
+        segments = [(px[k], py[k], px[k + 1], py[k + 1]) for k in range(0, len(px), 3)]
+        assert all(type(v) is float for seg in segments for v in seg)
+        assert len(segments) == len(set(segments))
+        assert set(segments) == _edges_by_hand(xs, ys, labels), trial
+
+
 def test_the_grid_of_ten_classes_keeps_within_the_cells_budget(warm_engine):
     from explorer.numbers.grid import GRID_CELL_ROUNDS, GRID_RESOLUTION
     X = np.random.RandomState(0).normal(size=(200, 2))
