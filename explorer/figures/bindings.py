@@ -216,8 +216,8 @@ def _diff(values: list, path: list, out: list) -> None:
         for i in range(len(first)):
             _diff([v[i] for v in values], path + [i], out)
         return
-    if type(first) in _SCALARS:  # most leaves: one type and one value, checked at once
-        same = set(map(type, values)) == {type(first)} and values.count(first) == len(values)
+    if type(first) in _SCALARS and set(map(type, values)) == {type(first)}:
+        same = values.count(first) == len(values)  # most leaves: checked at once
     else:
         same = all(_same(first, v) for v in values[1:])
     if not same:
