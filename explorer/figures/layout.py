@@ -28,8 +28,6 @@ from __future__ import annotations
 import html
 import re
 
-import numpy as np
-
 from .theme import FONT
 
 CHART_MIN_WIDTH = 370  # px: a half-width column beside the sidebar in a 1280 px window
@@ -86,9 +84,18 @@ def _font(node, fallback: float) -> float:
     return float(font.get("size") or fallback) if isinstance(font, dict) else fallback
 
 
+_AXIS = {letter: re.compile(letter + r"axis\d*") for letter in "xy"}
+
+
 def _axes(layout: dict, letter: str) -> dict:
     return {key: value for key, value in layout.items()
-            if re.fullmatch(letter + r"axis\d*", key) and isinstance(value, dict)}
+            if _AXIS[letter].fullmatch(key) and isinstance(value, dict)}
+
+
+def _span(axis: dict) -> float:
+    """The fraction of the plotting area an axis's domain spans."""
+    lo, hi = axis.get("domain") or (0.0, 1.0)
+    return float(hi - lo)
 
 
 def _title_text(node) -> str:
@@ -173,7 +180,7 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
         if axis.get("visible") is False or bottom_of(axis) > lowest + 1e-9 \
                 or axis.get("side") == "top":
             continue
-        room = (W - side - 60 * k) * float(np.diff(axis.get("domain") or [0.0, 1.0])[0])
+        room = (W - side - 60 * k) * _span(axis)
         here = 0.0
         if axis.get("showticklabels", True):
             here += 9 * k + _font({"font": axis.get("tickfont")}, fs) * LINE_EM
@@ -220,7 +227,7 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
                  if _title_text(a) and isinstance(a.get("title"), dict)
                  and a.get("visible") is not False]
     tallest = max((( max(text_width(w, tfs) for w in _BREAK.sub(" ", text).split()) + 8 * k)
-                   / float(np.diff(a.get("domain") or [0.0, 1.0])[0])
+                   / _span(a)
                    for a, tfs, text in ys_titled), default=0.0)
     if height is None and plot < tallest:
         H += tallest - plot
@@ -234,7 +241,7 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
 
     # beside the plot: y titles no longer than their axes
     for axis, tfs, text in ys_titled:
-        room = plot * float(np.diff(axis.get("domain") or [0.0, 1.0])[0]) - 8 * k
+        room = plot * _span(axis) - 8 * k
         axis["title"]["text"] = wrap(text, tfs, room)
 
     bar = any(key.startswith("coloraxis") for key in layout) or any(
@@ -276,8 +283,8 @@ def _leave_out_crowded_labels(layout: dict, width: float, plot: float, k: float,
         if not (xa.get("range") and ya.get("range")):
             continue
         (x0, x1), (y0, y1) = xa["range"], ya["range"]
-        sx = (width - 60 * k) * float(np.diff(xa.get("domain") or [0, 1])[0]) / (x1 - x0)
-        sy = plot * float(np.diff(ya.get("domain") or [0, 1])[0]) / (y1 - y0)
+        sx = (width - 60 * k) * _span(xa) / (x1 - x0)
+        sy = plot * _span(ya) / (y1 - y0)
         if ya.get("scaleanchor"):
             sx = sy = min(sx, sy)
         size = _font(note, fs)
