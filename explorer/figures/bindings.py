@@ -194,7 +194,7 @@ def _same(a, b) -> bool:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         if len(a) != len(b):
             return False
-        if type(a) is list and type(b) is list:  # a list of scalars at once (as below)
+        if type(a) is list and type(b) is list:  # scalars: their types, then the lists' ==
             types = list(map(type, a))
             if all(t in _SCALARS for t in set(types)) and types == list(map(type, b)):
                 return a == b
@@ -426,7 +426,9 @@ def _all_str(values: list) -> bool:
 
 
 def _key(value) -> bytes:
-    """Equal values, equal keys (numpy arrays by dtype, shape and a digest of their bytes)."""
+    """Equal values, equal keys (numpy arrays by dtype, shape and a digest of their bytes).
+    orjson writes NaN as null, as it does None: a figure has neither NaN nor inf in it
+    (:func:`.panels.finite`), and in a numeric array the digest tells them apart."""
     return orjson.dumps(value, default=_key_of_numpy,
                         option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
