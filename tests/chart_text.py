@@ -125,41 +125,6 @@ def visit(page, base_url: str, path: str, m: int, mode: str) -> list[dict]:
     return checked(page, path, m)
 
 
-def follow_link(page, link) -> None:
-    """Follow ``link`` (a locator of a page link) and wait until a run has begun after
-    the click: the old page stays on screen (script at rest, charts drawn) until the new
-    page's run, and the address changes only during that run (``switch_page`` waits for
-    it). The link is clicked as a script would, so a link hidden in presenter mode is
-    followed too.
-
-    A run begins as a change of the app's script state from rest, or from a rerun
-    requested: the page may be changed while a run is going (the round bar holds a link
-    at most a few seconds), and then the new page's run follows the old one's with no rest
-    between. Each change is logged, for the message if none comes."""
-    page.evaluate("""() => {
-        window.__switched = false;
-        window.__switchLog = [];
-        const app = document.querySelector('[data-testid=stApp]');
-        new MutationObserver((records) => {
-            for (const r of records) {
-                window.__switchLog.push([r.oldValue, app.dataset.testScriptState,
-                                         location.pathname]);
-                // a run began, though it may have ended since
-                if (r.oldValue === 'notRunning' || r.oldValue === 'rerunRequested')
-                    window.__switched = true;
-            }
-        }).observe(app, { attributes: true, attributeOldValue: true,
-                          attributeFilter: ['data-test-script-state'] });
-    }""")
-    link.dispatch_event("click")
-    try:
-        page.wait_for_function("() => window.__switched")
-    except Exception as error:  # say what was seen, not only that the wait ran out
-        seen = page.evaluate("""() => ({ at: location.href, log: window.__switchLog,
-            state: document.querySelector('[data-testid=stApp]')?.dataset.testScriptState })""")
-        raise AssertionError(f"the new page's run was not seen to begin: {seen}") from error
-
-
 def checked(page, path: str, m: int) -> list[dict]:
     """The charts of ``path``, on screen at round m, checked once drawn and still."""
     rounds, charts, at_zero = PAGES[path]
