@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # numba's compiled-kernel cache: one folder, kept out of the source tree.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
 
-.PHONY: app test quick bench load warm browsers
+.PHONY: app test test-env quick bench load warm browsers
 
 # A stamp per requirements file: pip runs again only when a file changes, the
 # dependencies' own list (pyproject.toml, which both files refer to) included.
@@ -28,9 +28,16 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(PY)
 	@touch $@ $(VENV)/.app
 
 # Compiles the engine's kernels into numba's cache, a process per core, so the first visit
-# is warm.
-warm: $(VENV)/.app
+# is warm. A stamp in the cache says when: the kernels live in explorer/*.py and
+# explorer/numbers/*.py, and numba's cache is keyed by their source files, so the warm-up
+# runs again only when one of them, or the installed packages, changed since (or the
+# cache was deleted, stamp and all). It takes 4-5 s even when there is nothing to compile.
+WARM := $(NUMBA_CACHE_DIR)/.warm
+$(WARM): $(VENV)/.app $(wildcard explorer/*.py explorer/numbers/*.py)
 	$(PY) -m explorer warmup
+	@mkdir -p $(@D) && touch $@
+
+warm: $(WARM)
 
 app: warm
 	$(PY) -m streamlit run app.py
@@ -53,8 +60,14 @@ browsers:
 # write their own signature under the same cache entry.
 XDIST := -n 2 --dist loadfile
 
-test: $(VENV)/.dev browsers warm
+# apt's chromium and nginx install beside pip's and the engine's compile: the one waits
+# mostly on downloads and the disk, the others mostly on the processors.
+test:
+	$(MAKE) --no-print-directory -j2 browsers test-env
 	$(PY) -m pytest -q $(XDIST) --durations=25
+
+test-env: $(VENV)/.dev
+	$(MAKE) --no-print-directory warm
 
 # Everything but the browser and cluster tests: a quick check while working.
 quick: $(VENV)/.dev warm

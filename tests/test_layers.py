@@ -95,3 +95,17 @@ def test_modules_stay_readable():
     for module, path in ALL.items():
         if module != "explorer.tree":
             assert len(path.read_text(encoding="utf-8").splitlines()) <= 650, module
+
+
+def test_every_module_has_its_test_file_or_the_readmes_table_names_one():
+    """The README's promise: a module's tests are in ``tests/test_<module>.py``, or its
+    table "Modules whose tests go by another name" names the files that hold them."""
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("Modules whose tests go by another name", 1)[1].split("\n\n##", 1)[0]
+    named = {Path(cell).name for row in table.splitlines() if row.startswith("| `")
+             for cell in re.findall(r"`([^`]+\.(?:py|js))`", row.split("|")[1])}
+    tests = PACKAGE.parent / "tests"
+    untested = [str(path.relative_to(PACKAGE.parent)) for path in sorted(PACKAGE.rglob("*"))
+                if path.suffix in (".py", ".js") and path.name != "__init__.py"
+                and not (tests / f"test_{path.stem}.py").exists() and path.name not in named]
+    assert not untested
