@@ -66,6 +66,8 @@ test:
 	$(MAKE) --no-print-directory -j2 browsers test-env
 	$(PY) -m pytest -q $(XDIST) --durations=25
 
+# The warm-up as a second make, started once .dev is installed: under -j2, its own
+# prerequisite (.app) would otherwise run a second pip beside .dev's, in one environment.
 test-env: $(VENV)/.dev
 	$(MAKE) --no-print-directory warm
 
