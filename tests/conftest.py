@@ -17,6 +17,25 @@ from explorer.numbers.grid import make_grid
 from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 
 
+# The test files that take longest, longest first (seconds of test time each on
+# 2026-11-27: 132, 107, 101, 42, 23, 20, 20, 14, 13, 13, 13, 11, 9, 8). pytest-xdist
+# (-n 2 --dist loadfile --no-loadscope-reorder, in the Makefile) hands out whole files in
+# the order collected, to whichever process is nearly done; its own order is by the
+# number of tests, which sent a file of two 45 s tests (test_chart_text.py) out last, to
+# run alone while the other process had nothing left. Longest first, the two end
+# together. A file missing from the list only runs later.
+LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_chart_text.py",
+                 "test_browser_interactive.py", "test_app.py", "test_leaf_labels.py",
+                 "test_browser_histogram.py", "test_cluster.py", "test_warmup.py",
+                 "test_load.py", "test_export.py", "test_browser_drawing.py", "test_cli.py",
+                 "test_formulas.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's own order kept
+
+
 @pytest.fixture(scope="session", autouse=True)
 def components_scanned_once():
     """Streamlit's AppTest scans every installed package's metadata for components each
