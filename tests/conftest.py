@@ -33,7 +33,8 @@ LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_chart_text
 
 def pytest_collection_modifyitems(items):
     rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's own order kept
+    # a stable sort: each file's tests stay together and in their own order
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 @pytest.fixture(scope="session", autouse=True)
