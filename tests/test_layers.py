@@ -109,3 +109,10 @@ def test_every_module_has_its_test_file_or_the_readmes_table_names_one():
                 if path.suffix in (".py", ".js") and path.name != "__init__.py"
                 and not (tests / f"test_{path.stem}.py").exists() and path.name not in named]
     assert not untested
+
+
+def test_the_longest_first_order_names_test_files_that_exist():
+    from conftest import LONGEST_FIRST  # the order the test processes are handed files in
+    tests = PACKAGE.parent / "tests"
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
+    assert [name for name in LONGEST_FIRST if not (tests / name).is_file()] == []
