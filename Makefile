@@ -74,13 +74,14 @@ test:
 	$(MAKE) --no-print-directory -j2 browsers test-env
 	$(PY) -m pytest -q $(XDIST) --durations=25
 
-# The warm-up as a second make, started once .dev is installed: under -j2, its own
-# prerequisite (.app) would otherwise run a second pip beside .dev's, in one environment.
+# What every test needs but the browsers: the dev packages, then the engine compiled. The
+# warm-up runs as a second make once .dev is installed: under -j, its own prerequisite
+# (.app) would otherwise run a second pip beside .dev's, in one environment.
 test-env: $(VENV)/.dev
 	$(MAKE) --no-print-directory warm
 
 # Everything but the browser and cluster tests: a quick check while working.
-quick: $(VENV)/.dev warm
+quick: test-env
 	$(PY) -m pytest -q $(XDIST) -m "not browser and not cluster"
 
 bench: $(VENV)/.dev

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
+TESTS = PACKAGE.parent / "tests"
 # the order of the flow; a top-level module not named here is the engine's (layer 0)
 LAYERS = {"numbers": 1, "figures": 2, "export": 3, "app": 4, "__main__": 5, "process": 5}
 # what may import Streamlit: the app, and the launcher that runs it as a server
@@ -104,15 +105,13 @@ def test_every_module_has_its_test_file_or_the_readmes_table_names_one():
     table = readme.split("Modules whose tests go by another name", 1)[1].split("\n\n##", 1)[0]
     named = {Path(cell).name for row in table.splitlines() if row.startswith("| `")
              for cell in re.findall(r"`([^`]+\.(?:py|js))`", row.split("|")[1])}
-    tests = PACKAGE.parent / "tests"
     untested = [str(path.relative_to(PACKAGE.parent)) for path in sorted(PACKAGE.rglob("*"))
                 if path.suffix in (".py", ".js") and path.name != "__init__.py"
-                and not (tests / f"test_{path.stem}.py").exists() and path.name not in named]
+                and not (TESTS / f"test_{path.stem}.py").exists() and path.name not in named]
     assert not untested
 
 
 def test_the_longest_first_order_names_test_files_that_exist():
     from conftest import LONGEST_FIRST  # the order the test processes are handed files in
-    tests = PACKAGE.parent / "tests"
     assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
-    assert [name for name in LONGEST_FIRST if not (tests / name).is_file()] == []
+    assert [name for name in LONGEST_FIRST if not (TESTS / name).is_file()] == []
