@@ -245,6 +245,11 @@ FIELDS: tuple[Field, ...] = (
                "alone, instead of the most probable class everywhere."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
           help="Each side is your setting from the sidebar, changed as the pair says."),
+    Field("sweep", str, "", "Sweep", "view",
+          help="The Sweep page's first setting and its values, as setting:value,value "
+               "(lr:0.05,0.1,0.2): one fit per value, the other settings from the sidebar."),
+    Field("sweep2", str, "", "Second sweep", "view",
+          help="The Sweep page's second setting (depth:1,3,6): one fit per pair of values."),
     Field("lesson", str, "", "Lesson", "view", choices=("",) + tuple(LESSONS),
           help="A ready-made lesson: its settings, and a caption with the fit's numbers."),
     Field("present", bool, False, "Presenter mode", "view",
@@ -290,6 +295,8 @@ class State:
     cls: int = BY_KEY["cls"].default
     pk: bool = BY_KEY["pk"].default
     pair: str = BY_KEY["pair"].default
+    sweep: str = BY_KEY["sweep"].default
+    sweep2: str = BY_KEY["sweep2"].default
     lesson: str = BY_KEY["lesson"].default
     present: bool = BY_KEY["present"].default
 
