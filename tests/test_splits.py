@@ -39,7 +39,7 @@ def test_the_tree_pages_improvement_is_the_splits_pages_gain_as_named(params):
     t = fit(train.X, train.y, n_rounds=3, **params)
     hessian = params.get("split") == "hessian"
     name = splits.improvement_name(t)
-    assert ("twice the Splits page's gain, plus γ" in name) == hessian
+    assert ("= 2·(gain + γ)" in name) == hessian
     assert ("divided by N" in name) != hessian
     tree = t.tree(2)
     rule = "hessian" if hessian else "squared_error"

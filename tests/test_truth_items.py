@@ -1,8 +1,14 @@
 """Issue 29, items 11, 12 and 13: Compare's flipped point is ringed on both maps; Slides
 with 3+ classes (the class picker applies or is hidden, the download names the data's
-own size, round 0 is neutral); the Model page's two maps come out the same size."""
+own size, round 0 is neutral); the Model page's two maps come out the same size.
+
+Issue 44 (what the pages say is true, second pass): the second-order improvement's
+relation to the Splits page's gain, exact leaves with no finite minimiser, the `/model`
+alias, exported file names, Compare's caption."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -94,3 +100,37 @@ def test_the_slides_download_names_the_datas_own_size(monkeypatch):
     at = open_page("pages/slides.py", data="iris")
     assert_clean(at)
     assert names and all("iris150" in n and "iris400" not in n for n in names), names
+
+
+# Issue 44, item 1 ------------------------------------------------------------------
+
+# the relation a caption states between the improvement and the gain, in the words an
+# older caption used or in symbols, as Python over `gain` and `gamma`
+_WORDED = {"twice the Splits page's gain, plus γ": "2 * gain + gamma"}
+
+
+def _printed_relation(text: str) -> str:
+    said = re.search(r"− G²/\(H \+ λ\) = ([0-9·()+ gainγ−]+?)[:,.]", text)
+    if said:
+        return said.group(1).replace("·", " * ").replace("γ", "gamma").replace("−", "-")
+    worded = [expr for words, expr in _WORDED.items() if words in text]
+    assert worded, f"no relation between the improvement and the gain in {text!r}"
+    return worded[0]
+
+
+@pytest.mark.parametrize("gamma", [0, 1])
+def test_the_printed_improvement_is_the_printed_relation_of_the_printed_gain(gamma):
+    """Item 1: the Splits page prints the Tree page's improvement, the relation, the
+    gain and γ; the relation evaluated on those printed numbers gives the improvement."""
+    at = open_page("pages/splits.py", split="hessian", gamma=gamma, round=1)
+    assert_clean(at)
+    text = " ".join(c.value for c in at.caption)
+    printed = re.search(r"improvement, (-?[0-9.]+): (.*?) For this split that is "
+                        r"(-?[0-9.]+) on this page's second-order gain", text)
+    assert printed, text
+    improvement, relation, gain = float(printed[1]), printed[2], float(printed[3])
+    shown_gamma = float(re.search(r"γ = ([0-9.]+) here", text)[1])
+    assert shown_gamma == gamma
+    expr = _printed_relation(relation)
+    value = eval(expr, {}, {"gain": gain, "gamma": shown_gamma})  # the page's own formula
+    assert value == pytest.approx(improvement, abs=2e-3), (expr, gain, improvement)

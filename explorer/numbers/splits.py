@@ -143,7 +143,8 @@ def improvement_name(trace) -> str:
                 "G²/(H + λ) as 0, so the root's improvement is larger by that much")
     if trace.params.get("split") == "hessian":
         return ("improvement = xgboost's loss change G_L²/(H_L + λ) + G_R²/(H_R + λ) − "
-                "G²/(H + λ): twice the Splits page's gain, plus γ")
+                "G²/(H + λ) = 2·(gain + γ): twice the Splits page's gain once γ is added "
+                "back, since that gain is half the loss change less γ")
     return ("improvement = scikit-learn's weighted impurity decrease: the Splits page's "
             "squared-error reduction divided by N, the tree's training points")
 
