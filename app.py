@@ -36,6 +36,8 @@ if __name__ == "__main__":
                 url_path="splits"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare:",
                 url_path="compare"),
+        st.Page("pages/sweep.py", title="Sweep", icon=":material/grid_view:",
+                url_path="sweep"),
     ]
 
     page = st.navigation(PAGES, position="top")

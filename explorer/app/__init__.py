@@ -19,13 +19,14 @@ _FROM = {
     "charts": (".component", "charts"), "lesson_file": (".offline", "lesson_file"),
     "preload": (".assets", "preload"),
     **{name: (".context", name)
-       for name in ("finish", "lesson", "md_escape", "page", "setup", "variant")},
+       for name in ("finish", "lesson", "md_escape", "page", "setup", "sweep_cells",
+                    "variant")},
     "field": (".controls", "field"),
     "edit_points": (".drawing", "edit_from"),
     **{name: (".stepper", name) for name in (
         "class_picker", "leaf_picker", "mark_acted", "round_bar", "run_page",
         "sample_picker", "select_leaf_from", "select_round_from", "select_sample_from")},
-    "state": (".store", "current"),
+    "state": (".store", "current"), "update": (".store", "update"),
     **{name: (".text", name) for name in (
         "f0_block", "leaf_block", "ledger_table", "metrics_row", "sample_block")},
 }

@@ -67,9 +67,13 @@ def following(fit, state: State, view: str, draw, *after, before=None,
         return figure(draw, *before, state.round, *after, **kwargs), None
     _keep_fit(fit)
     key = record_key(fit)
-    if key != st.session_state.get(_PAGE_RECORD):  # another fit on the page (Compare)
-        _stepper()(key=f"record_{view}", data=_record_bytes(key, fit.trace, fit.grid),
-                   height=0)
+    placed = st.session_state.setdefault(_PLACED, set())
+    if key not in placed:  # another fit on the page (Compare, Sweep), put there once a run
+        placed.add(key)
+        record = getattr(fit, "record", None)  # a sweep cell's, made with its fit
+        _stepper()(key=f"record_{view}", height=0,
+                   data=record if record is not None else _record_bytes(key, fit.trace,
+                                                                        fit.grid))
     at = int(step.json[len('{"at":'):step.json.index(",")])  # build_step writes it first
     names = json.dumps(_file_names(state.with_round(0), view, fit.trace.n_rounds))
     # the step as JSON, with what is this session's: its record and file names; its
@@ -99,7 +103,7 @@ class Fit(NamedTuple):
     key: str
 
 
-_PAGE_RECORD = "_page_record"  # the record the round bar put on the page in this run
+_PLACED = "_placed_records"  # the records put on the page in this run, the bar's first
 
 
 # The fits last shown, by record key: tests apply a chart's bindings in Python
@@ -244,7 +248,7 @@ def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     if modules is None:
         return False
     key = record_key(ctx)
-    st.session_state[_PAGE_RECORD] = key
+    st.session_state[_PLACED] = {key}
     _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
                                     "present": state.present, "seq": seq},

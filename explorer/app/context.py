@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from .. import data as datamod, dataset, drawn, fit
+from .. import data as datamod, dataset, drawn, fit, sweep as sweeping
 from ..numbers import warmup
 from ..numbers.grid import Grid, make_grid
+from ..numbers.record import encode
 from ..lessons import LESSONS
 from ..settings import Settings
 from ..state import State
@@ -285,3 +287,64 @@ def page(title: str, drawing: bool = False) -> Context:
     if drawing:
         draw.tools(store.peek())
     return ctx
+
+
+# --- the Sweep page's fits -------------------------------------------------------------
+
+SWEEP_GRID = 60  # cells a side of a sweep cell's plane: a map some 250 px wide
+
+
+class Fitted(NamedTuple):
+    """A sweep cell's fit as the charts take it: trace, grid, cache key, and its record
+    (the browser's bytes, made with the fit and kept beside it)."""
+
+    trace: object
+    grid: Grid
+    key: str
+    record: bytes
+
+
+@st.cache_resource(show_spinner=False)
+def _sweep_fits() -> sweeping.FitCache:
+    """The sweep cells' fits, grids and records, for every session:
+    :data:`explorer.sweep.CACHE_BYTES` at most."""
+    return sweeping.FitCache()
+
+
+def _cell_job(job) -> tuple:
+    """Fit one cell (on a worker thread): (Fitted or the ValueError that stopped it, bytes)."""
+    key, train, valid, params = job
+    try:
+        trace = fit(train.X, train.y, X_valid=None if valid is None else valid.X,
+                    y_valid=None if valid is None else valid.y, **params)
+    except ValueError as error:
+        return error, 0
+    grid = make_grid(trace, resolution=None if trace.X.shape[1] == 1 else SWEEP_GRID)
+    record = encode(trace, grid, key)
+    # named, so that the figure caches know the same fit again (figure_cache.token)
+    name_shared(trace, key)
+    name_shared(grid, key + "|grid")
+    return Fitted(trace, grid, key, record), trace.nbytes + grid.F.nbytes + len(record)
+
+
+def sweep_cells(ctx: Context, sweep: sweeping.Sweep, progress=None) -> list:
+    """Each cell's :class:`Fitted` (or the ValueError that stopped its fit), fitted on
+    threads where not cached, ``progress(done, total)`` after each; or a str saying which
+    setting to reduce when the sweep passes :data:`explorer.sweep.MAX_POINT_ROUNDS`."""
+    jobs = []
+    for cell in sweep.cells:
+        train, valid, data_key = ctx.train, ctx.valid, ctx.data_key
+        if sweep.own_data:  # the noise or the points swept: each cell its own toy set
+            made = dataset.make(cell.state)
+            if made.train is None:
+                return f"{cell.label}: {made.message}"
+            train, valid, data_key = made.train, made.valid, made.key
+        params = cell.state.fit_params()
+        key = f"sweep|{data_key}|{tuple(sorted(params.items()))}"
+        jobs.append((key, (key, train, valid, params)))
+    cost = sum(len(train.y) * params["n_rounds"] for _, (_, train, _, params) in jobs)
+    if cost > sweeping.MAX_POINT_ROUNDS:
+        return (f"This sweep would fit {cost:,} point-rounds (training points × rounds, over "
+                f"its {len(jobs)} cells); this server fits {sweeping.MAX_POINT_ROUNDS:,} at "
+                "once. Reduce the rounds, the points, or the values swept.")
+    return sweeping.fit_cells(jobs, _sweep_fits(), _cell_job, progress)
