@@ -10,7 +10,9 @@ A parameter a rule uses takes that rule's default when it is left out (so that
 ``fit(X, y, split="histogram")`` is ``HistGradientBoostingClassifier()``'s model), and
 ``fit`` refuses a parameter the rule does not use unless it equals its ``UNUSED`` value
 (a silently ignored option would mislead). The app disables the controls a rule does not
-use and leaves them out of its fits and links (``explorer.settings.applies``).
+use and leaves them out of its fits and links (``explorer.settings.applies``); every
+parameter has a control in the app but those in ``ENGINE_ONLY``. ``LIBRARIES`` holds the
+libraries' own defaults, which the app's "Library defaults" writes as ordinary settings.
 
 Plain Python: no numba, no numpy; the app's state reads this table without loading the
 engine.
@@ -56,6 +58,47 @@ UNUSED = {"max_leaves": None, "min_samples_leaf": 1, "min_samples_split": 2,
 
 # Every parameter of fit a rule may use, in fit's order
 PARAMS = tuple(COMMON) + tuple(dict.fromkeys(name for rule in SPLITS for name in USES[rule]))
+
+# Parameters of fit that the app gives no control: scikit-learn's min_samples_split (2)
+# never binds before min_samples_leaf does at the app's settings (a node of fewer than
+# 2 min_samples_leaf points is a leaf anyway), so a slider would teach nothing; the
+# engine keeps it for parity with GradientBoosting.
+ENGINE_ONLY = frozenset({"min_samples_split"})
+
+# "Library defaults": each library's own defaults as fit's parameters, for the rule that
+# reproduces it (every parameter a rule uses and a library sets; the app writes them as
+# ordinary settings). XGBoost's learning rate (eta) is 0.3 and its depth 6; LightGBM's
+# defaults (num_leaves 31, min_child_samples 20, lambda_l2 0, max_bin 255, no depth
+# limit, learning_rate 0.1) are HistGradientBoosting's.
+LIBRARIES = {
+    "gradientboosting": ("scikit-learn GradientBoosting", "squared_error",
+                         dict(n_rounds=100, learning_rate=0.1, max_depth=3, max_leaves=None,
+                              min_samples_leaf=1, subsample=1.0, leaf="newton")),
+    "histgradientboosting": ("HistGradientBoosting ≈ LightGBM", "histogram",
+                             dict(n_rounds=100, learning_rate=0.1, max_depth=None,
+                                  max_leaves=31, min_samples_leaf=20, reg_lambda=0.0,
+                                  max_bins=255)),
+    "xgboost": ("XGBoost (exact)", "hessian",
+                dict(n_rounds=100, learning_rate=0.3, max_depth=6, reg_lambda=1.0,
+                     gamma=0.0, min_child_weight=1.0)),
+}
+# What a library's own default does that the app cannot reproduce, said beside its choice
+LIBRARY_CAVEATS = {
+    "gradientboosting": "GradientBoostingClassifier(): every setting reproduced exactly "
+                        "(n_estimators 100, learning_rate 0.1, max_depth 3, "
+                        "min_samples_leaf 1).",
+    "histgradientboosting": "HistGradientBoostingClassifier() exactly (with its early "
+                            "stopping off: it is on by default above 10,000 samples). "
+                            "LightGBM's defaults are the same numbers, but LightGBM finds "
+                            "its bin boundaries its own way (at least 3 points a bin, "
+                            "min_data_in_bin), which the explorer does not reproduce: its "
+                            "bins are HistGradientBoosting's.",
+    "xgboost": "XGBoost's exact method (tree_method=\"exact\"): eta 0.3, max_depth 6, "
+               "lambda 1, gamma 0, min_child_weight 1, 100 rounds as XGBClassifier's "
+               "n_estimators (xgb.train's num_boost_round defaults to 10). XGBoost's own "
+               "default is tree_method=\"hist\" (256 quantile bins, max_bin): not "
+               "reproduced here.",
+}
 
 
 def check_split(split):

@@ -176,57 +176,103 @@ FIELDS: tuple[Field, ...] = (
           help="Fraction of points held out to measure the validation loss (0 = none)."),
     # --- fit ---
     Field("loss", str, "log-loss", "Loss", "fit", choices=LOSSES,
-          help="Log-loss (logistic regression's loss) or exponential (AdaBoost's).",
+          help="Log-loss (logistic regression's loss) or exponential (AdaBoost's). "
+               "scikit-learn: `loss=\"log_loss\"` (both GradientBoosting and "
+               "HistGradientBoosting) or `\"exponential\"` (GradientBoosting only). "
+               "XGBoost: `objective=\"binary:logistic\"` (`\"multi:softprob\"` with K ≥ 3 "
+               "classes). LightGBM: `objective=\"binary\"` (`\"multiclass\"`).",
           param="loss"),
-    Field("rounds", int, 100, "Rounds M", "fit", 1, MAX_ROUNDS, 1,
-          help="Number of trees.",
+    Field("rounds", int, 100, "Rounds M (n_estimators)", "fit", 1, MAX_ROUNDS, 1,
+          help="Number of boosting rounds: one tree each (with K ≥ 3 classes, K trees a "
+               "round). scikit-learn: `n_estimators` (GradientBoosting, 100), `max_iter` "
+               "(HistGradientBoosting, 100). XGBoost: `n_estimators` (XGBClassifier, 100) "
+               "or `num_boost_round` (xgb.train, 10). LightGBM: `n_estimators` / "
+               "`num_iterations` / `num_boost_round` (100). The same count everywhere; "
+               "HistGradientBoosting and LightGBM may stop early (the explorer never does).",
           param="n_rounds"),
-    Field("lr", float, 0.1, "Learning rate ν", "fit", 0.01, 1.0, 0.01,
-          help="Each tree's step is multiplied by ν: F_m = F_(m-1) + ν · tree m.",
+    Field("lr", float, 0.1, "Learning rate ν (learning_rate, eta)", "fit", 0.01, 1.0, 0.01,
+          help="Each tree's step is multiplied by ν: F_m = F_(m-1) + ν · tree m. "
+               "scikit-learn and LightGBM: `learning_rate` (0.1; LightGBM's alias "
+               "`shrinkage_rate`). XGBoost: `eta` / `learning_rate` (0.3). The same "
+               "meaning in all of them.",
           param="learning_rate"),
-    Field("depth", int, 3, "Max depth (0 = no limit)", "fit", 0, 8, 1,
-          help="Depth of each tree. 0 = no limit (not for second-order trees).",
+    Field("depth", int, 3, "Max depth (max_depth; 0 = no limit)", "fit", 0, 8, 1,
+          help="Depth of each tree: edges from the root to the deepest leaf. `max_depth` in "
+               "every library: GradientBoosting 3, HistGradientBoosting None (no limit), "
+               "XGBoost 6, LightGBM -1 (no limit). 0 = no limit (not for second-order "
+               "trees: XGBoost's exact method needs a depth).",
           param="max_depth", by_rule=(("histogram", 0),)),
-    Field("leaves", int, 0, "Max leaves (0 = no limit)", "fit",
+    Field("leaves", int, 0, "Max leaves (max_leaf_nodes; 0 = no limit)", "fit",
           choices=LEAF_CHOICES,
-          help="0 = no limit (depth-first trees). Otherwise trees grow best-first up to "
-               "this many leaves.",
+          help="0 = no limit: trees grow depth-first. Otherwise best-first (the split that "
+               "gains most goes first) up to this many leaves. scikit-learn: "
+               "`max_leaf_nodes` (GradientBoosting None: depth-first; HistGradientBoosting "
+               "31: always best-first). LightGBM: `num_leaves` (31; always leaf-wise, it "
+               "has no 'no limit'). XGBoost: `max_leaves` (0), only with "
+               "`grow_policy=\"lossguide\"` on its hist method.",
           param="max_leaves", by_rule=(("histogram", 31),)),
-    Field("minleaf", int, 1, "Min samples per leaf", "fit", 1, 200, 1,
-          help="A split must leave at least this many samples on each side.",
+    Field("minleaf", int, 1, "Min samples per leaf (min_samples_leaf)", "fit", 1, 200, 1,
+          help="A split must leave at least this many training points on each side. "
+               "scikit-learn: `min_samples_leaf` (GradientBoosting 1, HistGradientBoosting "
+               "20). LightGBM: `min_child_samples` / `min_data_in_leaf` (20), the same "
+               "count. XGBoost has none: its `min_child_weight` bounds a hessian sum, not a "
+               "count.",
           by_rule=(("histogram", 20),),
           param="min_samples_leaf"),
     Field("subsample", float, 1.0, "Subsample", "fit", 0.1, 1.0, 0.05,
-          help="Fraction of the training points each tree sees (stochastic boosting).",
+          help="Fraction of the training points each tree sees, drawn without replacement "
+               "(stochastic gradient boosting). scikit-learn GradientBoosting: `subsample` "
+               "(1.0). XGBoost: `subsample` (1). LightGBM: `bagging_fraction` / `subsample` "
+               "with `bagging_freq` > 0. Reproduced for GradientBoosting's trees only.",
           param="subsample"),
-    Field("seed", int, 0, "Fit seed", "fit", 0, 9999, 1,
-          help="random_state: the order in which features are tried, and the subsamples.",
+    Field("seed", int, 0, "Fit seed (random_state)", "fit", 0, 9999, 1,
+          help="random_state: the order in which features are tried, and the subsamples. "
+               "scikit-learn: `random_state`; XGBoost and LightGBM: `seed` / "
+               "`random_state`.",
           param="random_state"),
     Field("split", str, "squared-error", "Split rule", "fit", choices=SPLITS,
-          help="squared-error: scikit-learn's trees (least squares on the residuals). "
-               "hessian: the second-order gain G²/(H + λ) of XGBoost (log-loss only). "
-               "histogram: binned features and gradient histograms, grown best-first "
-               "(scikit-learn's HistGradientBoosting).",
+          help="squared-error: scikit-learn's GradientBoosting trees (least squares on the "
+               "residuals; every threshold between two values). hessian: XGBoost's exact "
+               "method (`tree_method=\"exact\"`), the second-order gain G²/(H + λ) "
+               "(log-loss only). histogram: binned features and gradient histograms, grown "
+               "best-first (scikit-learn's HistGradientBoosting; LightGBM grows the same "
+               "way). Changing it moves each setting still at the old rule's default to "
+               "the new rule's; a setting you changed keeps its value.",
           param="split"),
     Field("leafrule", str, "newton", "Leaf rule", "fit", choices=LEAF_RULES,
-          help="newton: one Newton step Σr/Σh. mean: the mean residual (a gradient step). "
-               "exact: the leaf's own loss minimised. line-search: mean leaves and one "
-               "step ρ_m for the whole tree. Second-order trees use −G/(H + λ).",
+          help="newton: one Newton step Σr/Σh (GradientBoosting's). mean: the mean "
+               "residual (a gradient step). exact: the leaf's own loss minimised. "
+               "line-search: mean leaves and one step ρ_m for the whole tree (Friedman's "
+               "original). No library has a parameter for it. Second-order and histogram "
+               "trees use −G/(H + λ).",
           param="leaf"),
     Field("lam", float, 1.0, "λ (reg_lambda)", "fit", 0.0, 10.0, 0.1,
-          help="L2 penalty on the leaf weights: w = −G/(H + λ). Second-order and histogram "
-               "trees.",
+          help="L2 penalty on the leaf weights: w = −G/(H + λ). XGBoost: `reg_lambda` / "
+               "`lambda` (1). HistGradientBoosting: `l2_regularization` (0). LightGBM: "
+               "`lambda_l2` / `reg_lambda` (0). The same λ in all three: the gain is "
+               "G_L²/(H_L + λ) + G_R²/(H_R + λ) − G²/(H + λ) in their code, without the "
+               "½ of XGBoost's documented formula. Second-order and histogram trees.",
           by_rule=(("histogram", 0.0),),
           param="reg_lambda"),
-    Field("gamma", float, 0.0, "γ (min split gain)", "fit", 0.0, 10.0, 0.1,
-          help="A split must gain more than γ. Second-order trees only.",
+    Field("gamma", float, 0.0, "γ (gamma, min split loss)", "fit", 0.0, 10.0, 0.1,
+          help="A split must gain more than γ (XGBoost prunes it afterwards otherwise). "
+               "XGBoost: `gamma` / `min_split_loss` (0), compared with the gain as its code "
+               "computes it, without the ½ of its documented formula: twice the documented "
+               "gain must exceed γ. LightGBM: `min_split_gain` / `min_gain_to_split` (0). "
+               "Second-order trees only.",
           param="gamma"),
-    Field("mcw", float, 1.0, "Min child weight", "fit", 0.0, 20.0, 0.1,
-          help="Each child needs a hessian sum H of at least this. Second-order trees only.",
+    Field("mcw", float, 1.0, "Min child weight (min_child_weight)", "fit", 0.0, 20.0, 0.1,
+          help="Each child needs a hessian sum H of at least this (with the log-loss, "
+               "Σp(1 − p): a point near p = ½ weighs ¼). XGBoost: `min_child_weight` (1). "
+               "LightGBM: `min_sum_hessian_in_leaf` / `min_child_weight` (0.001). "
+               "Second-order trees only.",
           param="min_child_weight"),
-    Field("bins", int, 255, "Max bins", "fit", 2, 255, 1,
+    Field("bins", int, 255, "Max bins (max_bins)", "fit", 2, 255, 1,
           help="Each feature is cut into at most this many bins; splits fall on bin "
-               "boundaries. Histogram trees only.",
+               "boundaries. HistGradientBoosting: `max_bins` (255, at most 255: one more "
+               "bin is kept for missing values). LightGBM: `max_bin` (255), with "
+               "boundaries of its own. XGBoost: `max_bin` (256) with `tree_method=\"hist\"`, "
+               "from a quantile sketch. Histogram trees only.",
           param="max_bins"),
     # --- view ---
     Field("round", int, 0, "Round m", "view", 0, MAX_ROUNDS, 1,
@@ -243,6 +289,9 @@ FIELDS: tuple[Field, ...] = (
     Field("pk", bool, False, "Map p_k of class k", "view",
           help="With three classes or more: the map shows the probability of class k "
                "alone, instead of the most probable class everywhere."),
+    Field("logscale", bool, False, "Log scale (loss)", "view",
+          help="The loss axis of the curves on a log scale: a training loss near 0 and the "
+               "gap between training and validation stay visible."),
     Field("pair", str, "lr", "Comparison", "view", choices=PAIRS,
           help="Each side is your setting from the sidebar, changed as the pair says."),
     Field("sweep", str, "", "Sweep", "view",
@@ -259,6 +308,67 @@ FIELDS: tuple[Field, ...] = (
 
 BY_KEY: dict[str, Field] = {f.key: f for f in FIELDS}
 KEYS: tuple[str, ...] = tuple(BY_KEY)
+
+# The split rules as the page names them
+RULE_NAMES = {"squared-error": "Squared-error trees", "hessian": "Second-order trees",
+              "histogram": "Histogram trees"}
+# Whose defaults each rule's own defaults are
+RULE_SOURCES = {"squared-error": "scikit-learn GradientBoosting's defaults",
+                "hessian": "the explorer's defaults; XGBoost's own, depth 6 and η 0.3, "
+                           "are under Library defaults",
+                "histogram": "HistGradientBoosting's defaults"}
+
+# Why a split rule does not use a fit setting: said in its control's help and under the
+# controls, for every rule that leaves a setting out (rules.USES decides which).
+WHY_UNUSED = {
+    ("leafrule", "hessian"): "second-order trees take XGBoost's leaf weight −G/(H + λ)",
+    ("leafrule", "histogram"): "histogram trees take HistGradientBoosting's leaf value "
+                               "−G/(H + λ), as LightGBM does",
+    ("leaves", "hessian"): "XGBoost's exact method grows level by level to max_depth (its "
+                           "max_leaves needs the hist method and grow_policy=\"lossguide\")",
+    ("minleaf", "hessian"): "XGBoost counts no points per leaf: min child weight, a "
+                            "hessian sum, does that job",
+    ("subsample", "hessian"): "XGBoost's sampling cannot be reproduced bit for bit",
+    ("subsample", "histogram"): "HistGradientBoosting has no subsample; XGBoost's sampling "
+                                "cannot be reproduced bit for bit",
+    ("lam", "squared-error"): "GradientBoosting has no L2 penalty: its leaves are the leaf "
+                              "rule's step, Σr/Σh for Newton's",
+    ("gamma", "squared-error"): "GradientBoosting's nearest, min_impurity_decrease, bounds "
+                                "an impurity decrease, not the gain G²/(H + λ)",
+    ("gamma", "histogram"): "HistGradientBoosting has no such parameter (its grower's "
+                            "min_gain_to_split is fixed at 0); LightGBM's min_split_gain is "
+                            "this γ",
+    ("mcw", "squared-error"): "GradientBoosting bounds points per leaf, not hessian sums",
+    ("mcw", "histogram"): "HistGradientBoosting fixes its hessian floor at 0.001 "
+                          "(min_hessian_to_split, no parameter), LightGBM's "
+                          "min_child_weight default",
+    ("bins", "squared-error"): "exact trees try a threshold between every two distinct "
+                               "values: there are no bins",
+    ("bins", "hessian"): "XGBoost's exact method tries every distinct value (max_bin "
+                         "belongs to its hist method)",
+}
+
+
+def why_unused(key: str, split: str) -> str | None:
+    """Why the split rule ``split`` (URL spelling) does not use the fit field ``key``, or
+    None when it uses it."""
+    f = BY_KEY[key]
+    if not f.param or applies(f.param, ENGINE_SPLIT[split]):
+        return None
+    return WHY_UNUSED[key, split]
+
+
+def describe_value(key: str, value) -> str:
+    """A fit setting as the rule's note writes it: "max leaves 31", "no depth limit"."""
+    if key == "depth":
+        return f"depth {value}" if value else "no depth limit"
+    if key == "leaves":
+        return f"max leaves {value}" if value else "no leaf limit"
+    words = {"rounds": "M = {}", "lr": "ν = {:g}", "minleaf": "min {} per leaf",
+             "subsample": "subsample {:g}", "leafrule": "{} leaves", "lam": "λ {:g}",
+             "gamma": "γ {:g}", "mcw": "min child weight {:g}", "bins": "{} bins",
+             "loss": "{}", "seed": "seed {}"}
+    return words[key].format(value)
 
 
 @dataclass(frozen=True)
@@ -294,6 +404,7 @@ class State:
     showvalid: bool = BY_KEY["showvalid"].default
     cls: int = BY_KEY["cls"].default
     pk: bool = BY_KEY["pk"].default
+    logscale: bool = BY_KEY["logscale"].default
     pair: str = BY_KEY["pair"].default
     sweep: str = BY_KEY["sweep"].default
     sweep2: str = BY_KEY["sweep2"].default
@@ -401,8 +512,67 @@ class State:
 
     def changed(self, **values) -> "State":
         """This state with some fields set: each parsed and checked like a URL's value
-        (an invalid one falls back to its default), the round clamped to the rounds."""
-        return State.from_mapping({**{key: getattr(self, key) for key in KEYS}, **values})
+        (an invalid one falls back to its default), the round clamped to the rounds.
+
+        A new split rule brings its own defaults, as a link naming it does: each fit field
+        not set here that is at the old rule's default takes the new rule's; one the user
+        changed keeps its value where the new rule allows it."""
+        now = {key: getattr(self, key) for key in KEYS}
+        state = State.from_mapping({**now, **values})
+        if state.split != self.split:
+            for f in FIELDS:
+                if (f.group == "fit" and f.key not in values
+                        and now[f.key] == f.default_for(self.split)):
+                    now[f.key] = f.default_for(state.split)
+            state = State.from_mapping({**now, **values})
+        return state
+
+    def rule_note(self, before: "State") -> str:
+        """One line on what a change of split rule from ``before`` changed: "Histogram
+        trees: max leaves 31, min 20 per leaf, λ 0 (HistGradientBoosting's defaults)",
+        then the settings that kept the user's value; "" when the rule is the same."""
+        if self.split == before.split:
+            return ""
+        fit = [f for f in FIELDS if f.group == "fit" and f.by_rule
+               and applies(f.param, ENGINE_SPLIT[self.split])]
+        moved = [describe_value(f.key, getattr(self, f.key)) for f in fit
+                 if getattr(self, f.key) != getattr(before, f.key)]
+        kept = [describe_value(f.key, getattr(self, f.key)) for f in fit
+                if getattr(self, f.key) == getattr(before, f.key)
+                and getattr(self, f.key) != f.default_for(self.split)]
+        line = f"{RULE_NAMES[self.split]}: "
+        line += (f"{', '.join(moved)} ({RULE_SOURCES[self.split]})" if moved else
+                 f"the same settings ({RULE_SOURCES[self.split]})")
+        return line + (f"; yours kept: {', '.join(kept)}." if kept else ".")
+
+    def with_library(self, name: str) -> "State":
+        """This state with a library's defaults (:data:`explorer.rules.LIBRARIES`): its
+        split rule, its parameters, the log-loss; the data and the view are kept."""
+        _, split, params = rules.LIBRARIES[name]
+        by_param = {f.param: f for f in FIELDS if f.param}
+        values = {"split": next(k for k, v in ENGINE_SPLIT.items() if v == split),
+                  "loss": BY_KEY["loss"].default}
+        for param, value in params.items():
+            f = by_param[param]
+            values[f.key] = (value.replace("_", "-") if f.key == "leafrule"
+                             else 0 if value is None else value)
+        # what the library's rule uses and the preset does not name: the rule's default
+        for f in FIELDS:
+            if f.group == "fit" and f.key not in values and f.key not in ("seed", "split"):
+                values[f.key] = f.default_for(values["split"])
+        return self.changed(**values)
+
+    @property
+    def library(self) -> str | None:
+        """The library (a key of :data:`explorer.rules.LIBRARIES`) whose defaults the fit
+        settings are, or None."""
+        for name in rules.LIBRARIES:
+            other = self.with_library(name)
+            if all(getattr(other, f.key) == getattr(self, f.key) for f in FIELDS
+                   if f.group == "fit" and f.key != "seed" and why_unused(f.key, self.split)
+                   is None):
+                return name
+        return None
 
     def with_round(self, m: int) -> "State":
         return replace(self, round=max(0, min(int(m), self.rounds)))

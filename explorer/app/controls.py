@@ -8,15 +8,15 @@ what the user set back into the State.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import streamlit as st
 
-from .. import dataset
+from .. import dataset, rules
 from ..data import IRIS, MULTICLASS_SETS, DataError
 from ..lessons import LESSONS
-from ..settings import applies
-from ..state import (BY_KEY, DRAW, ENGINE_SPLIT, KEYS, LEAF_CHOICES, LOSSES, TASKS, TOY_SETS,
-                     UPLOAD, State)
+from ..state import (BY_KEY, DRAW, FIELDS, KEYS, LEAF_CHOICES, LOSSES, RULE_NAMES, TASKS,
+                     TOY_SETS, UPLOAD, State, why_unused)
 from ..upload import default_features
 from . import store
 
@@ -28,12 +28,12 @@ _DATA_NAMES = {**{name: name for name in BY_KEY["data"].choices},
 
 
 def field(key: str, state: State, container=st, disabled: bool = False, on_change=None,
-          options=None, format_func=str):
+          options=None, format_func=str, help: str | None = None):
     """Draw the widget of one field, showing its value in ``state`` (a select box offers
-    ``options``, by default all the field's choices)."""
+    ``options``, by default all the field's choices; ``help`` replaces the field's)."""
     f = BY_KEY[key]
     store.seed(key, getattr(state, key))
-    common = dict(key=key, help=f.help, disabled=disabled, on_change=on_change)
+    common = dict(key=key, help=help or f.help, disabled=disabled, on_change=on_change)
     if key == "data":
         return container.selectbox(f.label, f.choices, format_func=_DATA_NAMES.get, **common)
     if key in ("split", "leafrule", "pair", "cls"):
@@ -148,7 +148,13 @@ def _columns(table, regression: bool) -> tuple[tuple[str, ...], str]:
     return (ss["up_x"],) + (() if ss["up_y"] == _NO_FEATURE else (ss["up_y"],)), ss["up_label"]
 
 
+_RULE_NOTE = "_rule_note"  # what the last change of split rule changed, said once
+_SHARED = ("loss", "rounds", "lr", "depth", "split", "seed")  # drawn first, every rule
+
+
 def fit(state: State) -> None:
+    """The fit's controls: every fit field of FIELDS, those the split rule uses in place
+    and the others, disabled, under a heading that says why each is not used."""
     side = st.sidebar
     side.header("Boosting")
     if state.is_regression:
@@ -158,19 +164,62 @@ def fit(state: State) -> None:
     for key in ("rounds", "lr", "depth"):
         field(key, state, side)
     # second-order trees here are xgboost's for the log-loss
-    field("split", state, side, disabled=state.is_regression)
-    # What a split rule does not use is disabled (the sidebar keeps its place) or, for
-    # the second-order trees' own parameters, not shown; State.fit_params leaves it out.
-    split = ENGINE_SPLIT[state.split]
-    for key in ("leafrule", "leaves", "minleaf", "subsample"):
-        field(key, state, side, disabled=not applies(BY_KEY[key].param, split))
-    for key in ("lam", "gamma", "mcw"):
-        if applies(BY_KEY[key].param, split):
+    field("split", state, side, disabled=state.is_regression, on_change=_split_changed)
+    note = st.session_state.pop(_RULE_NOTE, "")
+    if note:
+        side.caption(note)
+    rest = [f.key for f in FIELDS if f.group == "fit" and f.key not in _SHARED]
+    unused = [key for key in rest if why_unused(key, state.split)]
+    for key in rest:
+        if key not in unused:
             field(key, state, side)
-    if state.is_hessian:
-        side.caption("Second-order trees: log-loss only; the leaf rule, leaf limit, "
-                     "minimum leaf size and subsample do not apply.")
     field("seed", state, side)
+    if state.is_hessian:
+        side.caption("Second-order trees: log-loss only.")
+    if unused:
+        rule = RULE_NAMES[state.split]
+        with side.expander(f"Not used by {rule.lower()} ({len(unused)})"):
+            for key in unused:
+                why = why_unused(key, state.split)
+                field(key, state, st, disabled=True,
+                      help=f"{BY_KEY[key].help}\n\nNot used by {rule.lower()}: {why}.")
+                st.caption(f"{rule} do not use {_label(key)}: {why}.")
+    _libraries(state)
+
+
+def _label(key: str) -> str:
+    """A field's label without its parameter name in brackets: "Max bins"."""
+    return BY_KEY[key].label.split(" (")[0]
+
+
+def _split_changed() -> None:
+    """The split rule's callback: the State folds the new rule in at the next run
+    (moving the settings at the old rule's defaults to the new rule's); say what moved."""
+    before = store.peek()
+    after = before.changed(split=st.session_state["split"])
+    st.session_state[_RULE_NOTE] = after.rule_note(before)
+
+
+def _libraries(state: State) -> None:
+    """One click sets a library's defaults, as ordinary settings (the link carries them),
+    each with what of that library the explorer reproduces and what it cannot."""
+    current = state.library
+    with st.sidebar.expander("Library defaults", expanded=current not in (None,
+                                                                          "gradientboosting")):
+        for name, (label, split, _) in rules.LIBRARIES.items():
+            refused = state.is_regression and split == "hessian"  # log-loss only
+            st.button(label, key=f"library_{name}", on_click=_set_library, args=(name,),
+                      type="primary" if name == current else "secondary", width="stretch",
+                      disabled=refused,
+                      help="Second-order trees here are for the log-loss only: not for a "
+                           "regression." if refused else
+                           f"Set the split rule and {label}'s defaults on these data.")
+            st.caption(rules.LIBRARY_CAVEATS[name])
+
+
+def _set_library(name: str) -> None:
+    after = store.peek().with_library(name)
+    store.update(**{f.key: getattr(after, f.key) for f in FIELDS if f.group == "fit"})
 
 
 GOTO = store.GOTO  # the page a lesson opens, switched to in the next run
@@ -186,9 +235,9 @@ def lessons(state: State) -> None:
 
 
 def _open(lesson) -> None:
-    start = State(present=store.peek().present)
-    store.update(**{**{key: getattr(start, key) for key in KEYS}, **lesson.settings,
-                    "lesson": lesson.key})
+    # the lesson's settings over its split rule's defaults, as its link means them
+    start = replace(State.lesson_base(lesson.key), present=store.peek().present)
+    store.update(**{**{key: getattr(start, key) for key in KEYS}, "lesson": lesson.key})
     st.session_state[GOTO] = lesson.page
 
 
