@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from .data import deepest_row
+from .numbers.best_round import best_round
 
 
 @dataclass(frozen=True)
@@ -62,14 +63,38 @@ def _slow(fast, slow, state, train) -> str:
 
 
 def _overfit(trace) -> str:
-    v, t = trace.valid_loss, trace.train_loss
-    if v is None:
+    best = best_round(trace)
+    if best is None:
         return "Give the fit a validation share to see the validation loss turn up."
-    best = int(np.argmin(v))
     M = trace.n_rounds
-    return (f"The validation loss is lowest at round {best} ({v[best]:.4f}) and rises to "
-            f"{v[M]:.4f} by round {M}, while the training loss keeps falling, to {t[M]:.2g}: "
-            f"deep trees (depth {trace.params['max_depth']}) learn the noise.")
+    return (f"The validation loss is lowest at round {best.round} ({best.valid:.4f}), where "
+            f"the lesson opens (★ on the chart), and rises to {best.last:.4f} by round {M}, "
+            f"while the training loss keeps falling, to {trace.train_loss[M]:.2g} (the log "
+            f"scale shows it): deep trees (depth {trace.params['max_depth']}) learn the "
+            "noise.")
+
+
+def _splits_used(trace) -> int:
+    """How many distinct (input, threshold) splits the fit's trees use, over all rounds."""
+    used = set()
+    for m in range(1, trace.n_rounds + 1):
+        tree = trace.tree(m)
+        inner = tree["left"] >= 0
+        used.update(zip(tree["feature"][inner].tolist(), tree["threshold"][inner].tolist()))
+    return len(used)
+
+
+def _bins(trace) -> str:
+    cuts = [len(t) for t in trace.bin_thresholds]
+    bins = trace.params["max_bins"]
+    distinct = [len(np.unique(trace.X[:, j])) for j in range(trace.X.shape[1])]
+    return (f"With max bins {bins}, x1 is cut at {cuts[0]} thresholds and x2 at {cuts[1]}: "
+            f"every split of every tree falls on one of them, so each tree's boxes snap to "
+            f"the faint lattice, and all {trace.n_rounds} trees together use only "
+            f"{_splits_used(trace)} distinct splits. Set Max bins to 255 (the default, as "
+            f"HistGradientBoosting's max_bins and LightGBM's max_bin) and x1 may be cut "
+            f"between any two of its {distinct[0]} values, up to 254 places: the boxes "
+            "follow the points again.")
 
 
 def _xor(stumps, deeper, state, train) -> str:
@@ -99,11 +124,15 @@ LESSONS = {lesson.key: lesson for lesson in (
     Lesson("slow", "A small learning rate needs more rounds", "compare",
            dict(data="moons", pair="lr", rounds=100), _slow),
     Lesson("overfit", "Deep trees overfit: the validation loss turns up", "curves",
-           dict(data="moons", n=300, noise=0.4, depth=6, lr=0.5, rounds=150, valid=0.3),
+           # it opens at the round of the lowest validation loss (tests/test_lessons.py)
+           dict(data="moons", n=300, noise=0.4, depth=6, lr=0.5, rounds=150, valid=0.3,
+                round=4),
            _overfit),
     Lesson("xor", "XOR needs depth 2", "compare",
            dict(data="xor", noise=0.1, pair="depth", rounds=50), _xor),
     Lesson("ties", "Tied values: rounded data", "splits",
            dict(data="tied", n=300, noise=0.2, rounds=20, round=1), _ties),
+    Lesson("bins", "Max bins: 4 bins against 255", "tree",
+           dict(data="moons", split="histogram", bins=4, rounds=20, round=1), _bins),
 )}
 

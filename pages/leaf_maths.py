@@ -96,9 +96,15 @@ def pure_note(story, name) -> str:
         which, way = f"all {story['n']} of its points are in class {name}", "+∞"
     else:
         which, way = f"none of its {story['n']} points is in class {name}", "−∞"
+    if story.get("fit_stop"):  # exact leaves: the value is where the iterations stopped
+        tail = ("One Newton step gives a finite value; the exact rule's Newton iterations "
+                "run after the minimiser that is not there, and the value used is where "
+                "they stopped (below).")
+    else:
+        tail = ("One Newton step gives a finite value; an exact minimisation would run "
+                "away.")
     return (f"This leaf is pure: {which}. Its loss keeps falling as γ → {way}, so there is "
-            "no finite minimiser. One Newton step gives a finite value; an exact "
-            "minimisation would run away.")
+            f"no finite minimiser. {tail}")
 
 
 def rule_note(story, m) -> str:
@@ -118,7 +124,11 @@ def rule_note(story, m) -> str:
     if rule == "mean":
         return "Mean leaves: the mean residual, a plain gradient step (no Newton step)."
     if rule == "exact":
-        return "Exact leaves: the minimiser of the leaf's own loss (Newton's method iterated)."
+        return ("Exact leaves: Newton's method iterated on the leaf's own loss from the "
+                "Newton step, until a step is at most "
+                f"{summaries.STEP_TOLERANCE:g} of max(1, |γ|) (the minimiser), or for at "
+                f"most {summaries.MAX_STEPS} steps, or until the hessian sum Σh falls below "
+                f"its floor {losses.HESSIAN_FLOOR:g}; only the first finds a minimiser.")
     return "Newton leaves: one Newton step on the leaf's own loss."
 
 
@@ -154,8 +164,11 @@ def body(ctx):
             st.latex(r"\begin{gathered}= " + fmt(story["loss_at_0"]) + r" - (" + fmt(story["sum_r"])
                      + r")\,\gamma \\ + \tfrac12\," + fmt(story["sum_h"])
                      + r"\,\gamma^2\end{gathered}")
+            # Newton's method iterated finds γ* only when it converges
             exact, gap = (("none", "∞") if story["pure"] else
-                          (fmt(story["exact"]), f"{story['gap']:.2e}" if story["gap"] else "0"))
+                          ("not reached", "—") if story["stop_rule"] != summaries.CONVERGED
+                          else (fmt(story["exact"]),
+                                f"{story['gap']:.2e}" if story["gap"] else "0"))
             sym = story["symbol"]
             # a table, not three metrics: the numbers keep all their digits in a narrow column
             st.markdown(f"| Newton {story['newton_formula']} | exact γ* | gap γ* − γ₁ | "

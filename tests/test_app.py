@@ -76,7 +76,7 @@ def test_default_model_page_content():
     assert "moons" in text and "log-loss, M = 100" in text
     assert any("\\log\\frac{N_+}{N_-}" in x.value for x in at.latex)  # f0 at round 0
     assert [m.label for m in at.metric] == ["Train loss", "Validation loss", "Train accuracy",
-                                            "Validation accuracy"]
+                                            "Validation accuracy", "Best round"]
     # the chart toolbar saves an image named after the data, parameters and round
     config = chart_payloads(at)[0]["config"]
     assert config["displaylogo"] is False

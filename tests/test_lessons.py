@@ -58,6 +58,40 @@ def test_the_overfitting_lesson_names_the_best_validation_round(warm_engine):
         lesson_app("overfit"))
 
 
+def test_the_overfitting_lesson_opens_at_its_best_round(warm_engine):
+    from apptest_helpers import round_of
+    from explorer.numbers.best_round import best_round
+    s = State.from_query({"lesson": "overfit"})
+    train, valid = split(make_toy(s.data, n=s.n, noise=s.noise, seed=s.dseed), s.valid, s.dseed)
+    trace = fit(train.X, train.y, X_valid=valid.X, y_valid=valid.y, **s.fit_params())
+    assert s.round == best_round(trace).round
+    at = new_app().run()
+    at.button(key="lesson_overfit").click().run()
+    assert_clean(at)
+    assert round_of(at) == best_round(trace).round
+
+
+def test_the_max_bins_lesson_sets_4_bins_on_histogram_trees(warm_engine):
+    s = State.from_query({"lesson": "bins"})
+    assert (s.split, s.bins, s.leaves, s.minleaf) == ("histogram", 4, 31, 20)
+    train, _ = split(make_toy(s.data, n=s.n, noise=s.noise, seed=s.dseed), s.valid, s.dseed)
+    trace = fit(train.X, train.y, **s.fit_params())
+    assert [len(t) for t in trace.bin_thresholds] == [3, 3]
+    cut = {float(t) for t in trace.bin_thresholds[0]} | {float(t) for t in
+                                                         trace.bin_thresholds[1]}
+    for m in range(1, trace.n_rounds + 1):  # every split on the lattice
+        tree = trace.tree(m)
+        assert {float(t) for t in tree["threshold"][tree["left"] >= 0]} <= cut
+    caption = LESSONS["bins"].caption(trace)
+    assert "x1 is cut at 3 thresholds and x2 at 3" in caption and "255" in caption
+    # the sidebar's button opens it over the histogram rule's defaults, as its link does
+    at = new_app().run()
+    at.button(key="lesson_bins").click().run()
+    assert_clean(at)
+    got = State.from_query({k: at.query_params[k] for k in at.query_params})
+    assert got == s and got.is_lesson
+
+
 def test_a_lesson_button_sets_the_lesson_and_its_page(warm_engine):
     at = new_app().run()
     at.button(key="lesson_xor").click().run()

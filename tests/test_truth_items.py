@@ -8,13 +8,15 @@ alias, exported file names, Compare's caption."""
 
 from __future__ import annotations
 
+import json
+import math
 import re
 
 import numpy as np
 import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 
-from apptest_helpers import assert_clean, charts, open_page
+from apptest_helpers import assert_clean, charts, open_page, page_text, unescape
 from explorer import fit
 from explorer.data import make_toy, split
 from explorer.figures import residual_map
@@ -134,3 +136,115 @@ def test_the_printed_improvement_is_the_printed_relation_of_the_printed_gain(gam
     expr = _printed_relation(relation)
     value = eval(expr, {}, {"gain": gain, "gamma": shown_gamma})  # the page's own formula
     assert value == pytest.approx(improvement, abs=2e-3), (expr, gain, improvement)
+
+
+# Issue 44, item 2 ------------------------------------------------------------------
+
+
+def _line_minimum_in_plain_python(y, raw, t):
+    """losses.line_minimum along a leaf, written from REFERENCE.md's formulas in plain
+    Python floats (a second reading, not the engine's kernels): (value, rule)."""
+    for _ in range(50):
+        num = den = 0.0
+        for yi, f in zip(y.tolist(), (raw + 0.0).tolist()):
+            f += t
+            if f > -37.0:
+                e = math.exp(-f)
+                r = -(((1.0 - yi) - yi * e) / (1.0 + e))
+            else:
+                r = -(math.exp(f) - yi)
+            p = yi - r
+            num += r
+            den += p * (1.0 - p)
+        if abs(den) < 1e-150:
+            return t, "floor"
+        step = num / den
+        t += step
+        if abs(step) <= 1e-12 * max(1.0, abs(t)):
+            return t, "converged"
+    return t, "steps"
+
+
+@pytest.fixture(scope="module")
+def exact_fit():
+    train, _ = split(make_toy("moons", n=400, noise=0.25, seed=0), 0.2, 0)
+    return fit(train.X, train.y, n_rounds=12, leaf="exact")
+
+
+def test_each_exact_leaf_says_which_rule_ended_its_newton_iterations(exact_fit):
+    """Item 2: the rule exact_stop names is the one that ended the engine's iterations,
+    at the engine's value; all three occur in this fit."""
+    from explorer.numbers import summaries
+    seen = set()
+    for m in range(1, 13):
+        tree = exact_fit.tree(m)
+        for node in summaries.leaves_of(exact_fit, m):
+            stop = summaries.exact_stop(exact_fit, m, int(node))
+            inside = exact_fit.leaf[m] == node
+            start = float(tree["sum_r"][node]) / float(tree["sum_h"][node])
+            value, rule = _line_minimum_in_plain_python(
+                exact_fit.y[inside], exact_fit.raw[m - 1][inside], start)
+            assert stop["same"] and stop["value"] == float(tree["value"][node])
+            assert (stop["rule"], stop["value"]) == (rule, pytest.approx(value, rel=1e-12))
+            seen.add(rule)
+    assert seen == {"converged", "steps", "floor"}
+
+
+def test_an_exact_leaf_with_no_minimiser_is_not_called_an_argmin():
+    """Item 2: /leaf_maths?leafrule=exact&round=10 shows leaf 7, pure, whose iterations
+    stopped when Σh fell below its floor: the page says so, and calls 20.283 no argmin."""
+    at = open_page("pages/leaf_maths.py", leafrule="exact", round=10)
+    assert_clean(at)
+    text = page_text(at)
+    assert "Leaf 7 of tree 10" in text and "20.283" in text
+    assert "over the leaf = 20.283" not in text  # "argmin_γ ... over the leaf = 20.283"
+    used = next(unescape(m.value) for m in at.markdown
+                if m.value.startswith("**The value the fit uses**"))
+    assert "argmin_γ" not in used and "not an argmin" in used, used
+    assert "after 19 steps" in used and "hessian sum Σh fell below its floor 1e-150" in used
+
+
+def test_the_tree_page_marks_the_leaves_that_stopped_short(exact_fit):
+    """Item 2: on /tree?leafrule=exact&round=10 the leaves whose Newton iterations
+    stopped short (50 steps, or Σh under its floor) carry a mark on the plane and in the
+    diagram, and their hover says where and why; the converged leaf has none."""
+    at = open_page("pages/tree.py", leafrule="exact", round=10)
+    assert_clean(at)
+    figs = charts(at)
+    assert "argmin_γ" not in json.dumps(figs, ensure_ascii=False)
+    plane = next(f for f in figs if "on the plane" in f["layout"]["title"]["text"])
+    labels = {a["name"].split(":")[1]: a for a in plane["layout"]["annotations"]
+              if str(a.get("name", "")).startswith("label:")}
+    diagram = next(f for f in figs if "go left = yes" in f["layout"]["title"]["text"])
+    leaf_notes = [a["text"] for a in diagram["layout"]["annotations"] if "<b>γ" in a["text"]]
+    marked = {"2", "4", "5", "7", "10"}  # pure leaves: 50 steps (2, 5) or Σh's floor
+    for node, note in labels.items():
+        assert note["text"].endswith("†") == (node in marked), (node, note["text"])
+        if node in marked:  # the hover's lines read as one sentence
+            hover = note["hovertext"].replace("<br>", " ")
+            assert "not an argmin" in hover
+            assert ("limit of 50 steps" in hover) == (node in ("2", "5")), hover
+    assert sum(t.endswith("†") for t in leaf_notes) == len(marked), leaf_notes
+    hovers = [h.replace("<br>", " ") for t in diagram["data"]
+              for h in (t.get("hovertext") or [])]
+    assert sum("not an argmin" in h for h in hovers) == len(marked)
+
+
+# Issue 44, item 5 ------------------------------------------------------------------
+
+
+def test_exported_file_names_state_the_datas_own_size(tmp_path):
+    """Item 5: `python -m explorer export --dataset iris --interactive --page tree` names
+    iris's own 150 flowers, in the file's name and in the names the lesson gives its
+    images; the app's toolbar names come from the same State.slug; moons keeps its n."""
+    from explorer.__main__ import export, parser
+    from explorer.app.component import _file_names
+    from explorer.state import State
+    args = parser().parse_args(["export", "--dataset", "iris", "--interactive", "--page",
+                                "tree", "--rounds", "0,1", "--out", str(tmp_path)])
+    written = export(args, log=lambda *_: None)
+    assert written and all("_iris150_" in p.name for p in written), written
+    html = written[0].read_text(encoding="utf-8")
+    assert "_iris150_" in html and "iris400" not in html
+    assert all("_iris150_" in n for n in _file_names(State(data="iris", n=400), "tree", 3))
+    assert State(data="moons", n=250).slug().startswith("moons250_")

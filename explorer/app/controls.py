@@ -180,11 +180,17 @@ def fit(state: State) -> None:
         rule = RULE_NAMES[state.split]
         with side.expander(f"Not used by {rule.lower()} ({len(unused)})"):
             for key in unused:
-                why = why_unused(key, state.split)
+                why = _plain(why_unused(key, state.split))
                 field(key, state, st, disabled=True,
                       help=f"{BY_KEY[key].help}\n\nNot used by {rule.lower()}: {why}.")
                 st.caption(f"{rule} do not use {_label(key)}: {why}.")
     _libraries(state)
+
+
+def _plain(text: str) -> str:
+    """The libraries' parameter names as they are written: markdown would read the
+    underscores of max_bin or n_estimators as italics."""
+    return text.replace("_", "\\_")
 
 
 def _label(key: str) -> str:
@@ -214,7 +220,7 @@ def _libraries(state: State) -> None:
                       help="Second-order trees here are for the log-loss only: not for a "
                            "regression." if refused else
                            f"Set the split rule and {label}'s defaults on these data.")
-            st.caption(rules.LIBRARY_CAVEATS[name])
+            st.caption(_plain(rules.LIBRARY_CAVEATS[name]))
 
 
 def _set_library(name: str) -> None:

@@ -10,6 +10,7 @@ import streamlit as st
 
 from .. import losses
 from ..numbers import summaries
+from ..numbers.best_round import best_round
 from ..text import bracketed, number as fmt, plus
 from .context import md_escape
 
@@ -24,7 +25,8 @@ def sub(text) -> str:
 
 
 def metrics_row(ctx, m: int) -> None:
-    """Loss and accuracy at round m, with the change from round m - 1."""
+    """Loss and accuracy at round m, with the change from round m - 1; then the best
+    round, beside them (:func:`explorer.numbers.best_round.best_round`)."""
     now = summaries.round_metrics(ctx.trace, m)
     before = summaries.round_metrics(ctx.trace, max(m - 1, 0))
     items = [("Train loss", "train_loss", "inverse", "{:.4f}"),
@@ -33,7 +35,8 @@ def metrics_row(ctx, m: int) -> None:
              ("Validation accuracy", "valid_accuracy", "normal", "{:.1%}")]
     if not losses.of(ctx.trace).is_classifier:  # a regression has a loss, no accuracy
         items = items[:2]
-    cols = st.columns(len(items))
+    cols = st.columns(len(items) + 1)
+    _best_tile(cols[-1], ctx.trace, m)
     for col, (label, key, color, form) in zip(cols, items):
         if now[key] is None:
             col.metric(label, "–", help="No validation set (validation share 0).")
@@ -44,6 +47,21 @@ def metrics_row(ctx, m: int) -> None:
             # accuracies are shares: their change is in percentage points
             shown = f"{delta:+.4f}" if "loss" in key else f"{100 * delta:+.1f} pp"
         col.metric(label, form.format(now[key]), shown, delta_color=color)
+
+
+def _best_tile(col, trace, m: int) -> None:
+    """The round of the lowest validation loss, and that loss, beside round m's."""
+    best = best_round(trace)
+    if best is None:
+        col.metric("Best round", "–", help="No validation set (validation share 0): no "
+                                           "validation loss, so no best round.")
+        return
+    here = "at it" if m == best.round else f"at round {m}"
+    col.metric("Best round", str(best.round), f"validation loss {best.valid:.4f}",
+               delta_color="off", delta_arrow="off",
+               help=f"The round of the lowest validation loss (the first on ties, as early "
+                    f"stopping keeps it): {best.sentence(trace.n_rounds)} You are "
+                    f"{here}; the Curves page marks it.")
 
 
 def f0_block(ctx) -> None:

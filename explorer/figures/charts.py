@@ -12,6 +12,7 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
+from ..numbers.best_round import best_round
 from ..text import leaf_symbol, no_tree, number, settled, signed
 from .classes import class_trajectory
 from .layout import text_width
@@ -26,9 +27,29 @@ def curves_title(trace, m: int) -> str:
     return f"{what} by round (round {m} marked; click a point to go there)"
 
 
-def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
+def _best_round_notes(trace, log: bool) -> list[dict]:
+    """The lowest validation loss marked on the loss panel: a star on the point and its
+    round and value above it (annotations, which a log axis places by log10). None
+    without validation points. The same at every round: part of the chart's template."""
+    best = best_round(trace)
+    if best is None:
+        return []
+    y = float(np.log10(best.valid)) if log and best.valid > 0 else best.valid
+    at = dict(x=best.round, y=y, xref="x", yref="y")
+    return [dict(text="★", showarrow=False, xanchor="center", yanchor="middle",
+                 font=dict(size=20, color=VALID_COLOR), **at),
+            dict(text=f"lowest validation loss: round {best.round}, {number(best.valid, 4)}",
+                 showarrow=True, arrowhead=0, arrowcolor=VALID_COLOR, ax=0, ay=-34,
+                 standoff=9, font=dict(size=13, color=VALID_COLOR),
+                 bgcolor="rgba(255,255,255,0.8)", **at)]
+
+
+def curves(trace, m: int, *, height: int = 430, uirevision=None,
+           log: bool = False) -> go.Figure:
     """View 5: train (and validation) loss and accuracy per round, round m marked (a rule
-    per panel, then a marker per line: the shapes, in this order).
+    per panel, then a marker per line: the shapes, in this order), and the round of the
+    lowest validation loss (:func:`explorer.numbers.best_round.best_round`) starred.
+    ``log``: the loss on a log axis.
 
     Every point carries its round in ``customdata``, so a click can move to it.
     """
@@ -58,10 +79,13 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None) -> go.Figure:
     width = 0.45 if trace.is_classifier else 1.0
     notes = [dict(text=t, x=x, y=1.0, xref="paper", yref="paper", xanchor="center",
                   yanchor="bottom", showarrow=False, font=dict(size=17))
-             for t, x in ((f"Mean {loss_name}", width / 2), ("Accuracy", 0.775))[:len(panels)]]
+             for t, x in ((f"Mean {loss_name}" + (" (log scale)" if log else ""), width / 2),
+                          ("Accuracy", 0.775))[:len(panels)]]
+    notes += _best_round_notes(trace, log)
     axes = dict(xaxis=dict(domain=[0.0, width], range=xrange, title=dict(text="round m"),
                            anchor="y"),
-                yaxis=dict(anchor="x", rangemode="tozero"))
+                yaxis=dict(anchor="x", type="log") if log else
+                dict(anchor="x", rangemode="tozero"))
     if trace.is_classifier:
         axes.update(xaxis2=dict(domain=[0.55, 1.0], range=xrange, title=dict(text="round m"),
                                 anchor="y2"),

@@ -37,9 +37,10 @@ def scale(x_range, y_range) -> float:
                PLOT_PX / max(y_range[1] - y_range[0], 1e-12))
 
 
-def texts(g: float, symbol: str = "γ") -> list[str]:
-    """A leaf's label, from the longest to the shortest form."""
-    return [f"{symbol} = {signed(g)}", signed(g), signed(g, 2)]
+def texts(g: float, symbol: str = "γ", mark: str = "") -> list[str]:
+    """A leaf's label, from the longest to the shortest form; every form keeps the
+    leaf's ``mark`` (summaries.STOP_MARK: its value is not a minimiser)."""
+    return [f"{symbol} = {signed(g)}{mark}", signed(g) + mark, signed(g, 2) + mark]
 
 
 def arrow(spot: dict) -> dict:
@@ -69,7 +70,8 @@ def place(leaves: list[dict], x_range, y_range, font: float, symbol: str = "γ")
     """Each leaf's label: {node: dict(text, x, y, ax, ay, shown)}.
 
     ``leaves`` are dicts with node, x0, x1, y0, y1 (the box on the plane, in data
-    units), g (the value) and border (the label's border width). x and y are where the
+    units), g (the value), border (the label's border width) and optionally mark (text
+    after the value in every form of the label). x and y are where the
     label's centre goes (data units); with a leader line, (x, y) is the box's centre and
     (ax, ay) the label's offset from it in px (y down, as plotly's), else ax = ay = None.
     shown is False for a leaf left to the hover.
@@ -86,7 +88,7 @@ def place(leaves: list[dict], x_range, y_range, font: float, symbol: str = "γ")
 
     def inside(leaf):
         box = px[leaf["node"]]
-        for text in texts(leaf["g"], symbol):
+        for text in texts(leaf["g"], symbol, leaf.get("mark", "")):
             w, h = _size(text, font, leaf["border"])
             if w > box[2] - box[0] or h > box[3] - box[1]:
                 continue
@@ -105,7 +107,7 @@ def place(leaves: list[dict], x_range, y_range, font: float, symbol: str = "γ")
     def beside(leaf):
         box = px[leaf["node"]]
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        for text in texts(leaf["g"], symbol)[1:]:
+        for text in texts(leaf["g"], symbol, leaf.get("mark", ""))[1:]:
             w, h = _size(text, font, leaf["border"])
             for r in (30, 45, 60, 80, 100, 130):
                 for dx, dy in _RING:
@@ -132,7 +134,7 @@ def place(leaves: list[dict], x_range, y_range, font: float, symbol: str = "γ")
             out[leaf["node"]] = inside(leaf)
     for leaf in order:
         if out[leaf["node"]] is None:  # to the hover
-            out[leaf["node"]] = dict(text=texts(leaf["g"], symbol)[0],
+            out[leaf["node"]] = dict(text=texts(leaf["g"], symbol, leaf.get("mark", ""))[0],
                                      x=(leaf["x0"] + leaf["x1"]) / 2,
                                      y=(leaf["y0"] + leaf["y1"]) / 2, ax=None, ay=None,
                                      shown=False)
@@ -159,7 +161,7 @@ def place_steps(steps: list[dict], x_range, y_range, font: float,
     """The labels of a one-input tree's steps: {node: dict(text, x, y, ax, ay, shown)}.
 
     ``steps`` are dicts with node, x0, x1 (the leaf's interval), g (its value, the step's
-    height) and border. A label sits just above or below its own step, over no other
+    height), border and optionally mark (as :func:`place`'s). A label sits just above or below its own step, over no other
     step's line and no other label; a step at least 40 px long keeps its label (beside
     it, with a leader line, when there is no room next to it); a shorter one only where
     it fits. Placed in the order of |γ|, largest first.
@@ -186,7 +188,7 @@ def place_steps(steps: list[dict], x_range, y_range, font: float,
     def near(s, lead: bool):
         (a, y), (b, _) = to_px(s["x0"], s["g"]), to_px(s["x1"], s["g"])
         mid = (a + b) / 2
-        for text in texts(s["g"], symbol):
+        for text in texts(s["g"], symbol, s.get("mark", "")):
             w, h = _size(text, font, s["border"])
             offsets = (30, 45, 60, 80, 100, 130, 160) if lead else (h / 2 + 5,)
             shifts = (0.0, -0.25, 0.25, -0.45, 0.45)
@@ -216,6 +218,6 @@ def place_steps(steps: list[dict], x_range, y_range, font: float,
         if s["node"] not in out:
             out[s["node"]] = near(s, False)
         if out[s["node"]] is None:
-            out[s["node"]] = dict(text=texts(s["g"], symbol)[0], x=(s["x0"] + s["x1"]) / 2,
+            out[s["node"]] = dict(text=texts(s["g"], symbol, s.get("mark", ""))[0], x=(s["x0"] + s["x1"]) / 2,
                                   y=s["g"], ax=None, ay=None, shown=False)
     return out

@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..numbers.leaves import leaf_story
-from ..numbers.summaries import resolve_leaf
+from ..numbers.summaries import CONVERGED, FLOOR, resolve_leaf
 from ..text import no_tree, number
 from .panels import base_layout, empty_figure, esc, finite, make_figure
 from .theme import BLUE, INK, MUTED, ORANGE
@@ -104,13 +104,18 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 520,
     newton = float(finite(s["newton"]))
     formula = s.get("newton_formula", "γ₁ = Σr / Σh")  # K classes: with (K - 1)/K
     points = [(newton, f"Newton step {formula}", ORANGE, "diamond", 16)]
-    if not s["pure"]:
+    # Newton's method iterated finds the minimiser only when it converges
+    found = not s["pure"] and s.get("stop_rule", CONVERGED) == CONVERGED
+    if found:
         points.append((float(finite(s["exact"])), "exact minimiser γ*", GREEN, "star", 16))
     used = float(finite(s.get("used", s.get("value", newton))))
     # the value the fit uses, ringed: it may sit on the Newton step or the minimiser
     sym = s.get("symbol", "γ")
-    points.append((used, f"the value the fit uses, {sym} = {number(used, 6)}", RED, "circle-open",
-                   22))
+    stop = s.get("fit_stop")
+    stopped = stop is not None and stop["rule"] != CONVERGED
+    points.append((used, f"the value the fit uses, {sym} = {number(used, 6)}"
+                   + (": where Newton's method stopped" if stopped else ""), RED,
+                   "circle-open", 22))
     for x, name, color, symbol, size in points:
         y = float(np.interp(x, g, loss)) if g[0] <= x <= g[-1] else float(loss.min())
         data.append(dict(type="scatter", x=[x], y=[y], mode="markers", name=name,
@@ -126,10 +131,16 @@ def leaf_loss(story: dict | None, m: int, node: int, *, height: int = 520,
         uses += f" (ρ<sub>{m}</sub> = {number(s['rho'], 6)} × mean {number(s['mean'], 6)})"
     elif s.get("lam"):
         uses += f" (λ = {number(s['lam'], 4)})"
+    elif stopped:  # an exact leaf whose iterations ended short of a minimiser
+        uses += (" (Newton's method stopped: Σh below its floor)" if stop["rule"] == FLOOR
+                 else f" (Newton's method stopped at its {stop['steps']} steps' limit)")
     if s["pure"]:
         way = "+∞" if s.get("side", 1) > 0 else "−∞"
         title = (f"Leaf {node} of {tree}, pure (L_R falls as γ → {way}): the fit {uses}; "
                  f"Newton {number(newton, 4)}, no finite minimiser")
+    elif not found:
+        title = (f"Leaf {node} of {tree}: the fit {uses}; Newton {number(newton, 4)}, "
+                 "the minimiser not reached by Newton's method")
     else:
         shapes.append(_vline(s["exact"], GREEN, "exact"))
         title = (f"Leaf {node} of {tree}: the fit {uses}; Newton {number(newton, 4)}, exact "

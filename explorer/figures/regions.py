@@ -9,12 +9,15 @@ Pure functions (trace, round, grid, options) -> plotly Figure, drawn in a ``pane
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from ..numbers.grid import Grid
-from ..numbers.summaries import leaf_rule, most_leaves, resolve_leaf
+from ..numbers.summaries import (STOP_MARK, exact_stops, leaf_rule, most_leaves, resolve_leaf,
+                                 stop_note)
 from ..text import leaf_symbol, no_tree, number, signed
 from . import leaf_labels
 from .classes import class_colour, class_labels
@@ -60,11 +63,13 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     n_visible = len(visible)
     text_size = 16 if n_visible <= 8 else 13 if n_visible <= 20 else 11
     placed = None
+    stops = exact_stops(trace, m) if not trace.is_multiclass else {}
     if panel == ALONE and n_visible <= 40:  # each label where it stays readable
         placed = leaf_labels.place(
             [dict(node=int(b["node"]), x0=float(b["x0"]), x1=float(b["x1"]), y0=float(b["y0"]),
                   y1=float(b["y1"]), g=float(values[int(b["node"])]),
-                  border=2 if int(b["node"]) == leaf else 0) for b in visible],
+                  border=2 if int(b["node"]) == leaf else 0,
+                  mark=STOP_MARK if int(b["node"]) in stops else "") for b in visible],
             (grid.lo[0], grid.hi[0]), (grid.lo[1], grid.hi[1]), text_size, leaf_symbol(trace))
     selected = None
     # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours; one call
@@ -81,8 +86,10 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                                      line=dict(color="white", width=2))))
         node_ids.append(node)
         if n_visible <= 40:  # a label per leaf: its hover has the leaf's numbers
-            spot = placed[node] if placed else dict(text=f"γ = {signed(g)}", x=(x0 + x1) / 2,
-                                                    y=(y0 + y1) / 2, ax=None, shown=True)
+            mark = STOP_MARK if node in stops else ""
+            spot = placed[node] if placed else dict(text=f"γ = {signed(g)}{mark}",
+                                                    x=(x0 + x1) / 2, y=(y0 + y1) / 2,
+                                                    ax=None, shown=True)
             note = dict(
                 x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False,
                 name=f"{LABEL}:{node}", font=dict(size=text_size, color=INK),
@@ -137,7 +144,7 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                                    len(trace.y)))
     hidden = (sum(not spot["shown"] for spot in placed.values()) if placed
               else n_visible if n_visible > 40 else 0)
-    title = regions_title(trace, m, len(node_ids), k, classes, hidden)
+    title = regions_title(trace, m, len(node_ids), k, classes, hidden, bool(stops))
     own = dict(meta={LABELS_PLACED: True}) if placed else {}
     return make_figure([panel.trace(t) for t in data], base_layout(
         title, height, uirevision, shapes=shapes, annotations=notes, **own,
@@ -176,15 +183,17 @@ def bar_title(vmax: float, sym: str = "γ") -> str:
 
 
 def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None,
-                  hidden: int = 0) -> str:
+                  hidden: int = 0, stopped: bool = False) -> str:
     kind = "Newton value" if leaf_rule(trace) == "newton" else "value"
     sym = leaf_symbol(trace)
     tree = (f"Tree ({m}, {k}), of {class_labels(trace, classes)[k]}" if trace.is_multiclass
             else f"Tree {m} on the plane")
+    # an exact leaf's value is a minimiser only where Newton's method converged
+    mark = f"; {STOP_MARK}: no minimiser reached (hover)" if stopped else ""
     if hidden:  # the smallest leaves' values are in their hover
         return (f"{tree}: {n_leaves} leaves, labelled with their {kind} {sym} "
-                f"({hidden} too small: hover)")
-    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} {sym}"
+                f"({hidden} too small: hover){mark}")
+    return f"{tree}: {n_leaves} leaves, each labelled with its {kind} {sym}{mark}"
 
 
 def _point_groups(trace, classes):
@@ -212,8 +221,17 @@ def _leaf_marks(trace, m, nodes, xs, ys, hover, size):
 def _leaf_hover(trace, m, node, k=0) -> str:
     tree = trace.tree(m, k)
     g = float(finite(tree["value"][node]))
+    stop = None if trace.is_multiclass else exact_stops(trace, m).get(node)
+    why = f"<br>{STOP_MARK} γ is {_lines(stop_note(stop))}" if stop else ""
     return (f"leaf {node} (click to select)<br>n = {int(tree['n'][node])}"
-            f"<br>γ = {number(g, 6)}<br>ν·γ = {number(trace.learning_rate * g, 6)}")
+            f"<br>γ = {number(g, 6)}{STOP_MARK if stop else ''}"
+            f"<br>ν·γ = {number(trace.learning_rate * g, 6)}{why}")
+
+
+def _lines(text: str, width: int = 48) -> str:
+    """A long hover sentence in lines of about ``width`` characters (a hover box does not
+    wrap by itself)."""
+    return "<br>".join(textwrap.wrap(text, width))
 
 
 def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
@@ -271,17 +289,19 @@ def tree_line(trace, m: int, grid: Grid, *, feature_names=("x",),
                                yref="paper", layer="below", fillcolor="rgba(230,115,11,0.12)",
                                line=dict(width=0)))
     reach = 1.1 * max(float(np.abs(r).max()), vmax, 1e-9)
+    stops = exact_stops(trace, m)
     placed = None
     if panel == ALONE and len(nodes) <= 12:  # each label where it stays readable
         placed = leaf_labels.place_steps(
             [dict(node=n, x0=float(b["x0"]), x1=float(b["x1"]), g=float(values[n]),
-                  border=2 if n == leaf else 0)
+                  border=2 if n == leaf else 0, mark=STOP_MARK if n in stops else "")
              for n, b in zip(nodes, [b for b in boxes if b["x1"] > b["x0"]])],
             (grid.lo[0], grid.hi[0]), (-reach, reach), 13)
     for node, g, mid in zip(nodes, cy, cx):
         if len(nodes) > 12:
             break
-        spot = placed[node] if placed else dict(x=mid, y=g, text=f"γ = {signed(g)}",
+        mark = STOP_MARK if node in stops else ""
+        spot = placed[node] if placed else dict(x=mid, y=g, text=f"γ = {signed(g)}{mark}",
                                                 ax=None, shown=True)
         note = dict(x=spot["x"], y=spot["y"], text=spot["text"], showarrow=False,
                     name=f"{LABEL}:{node}",

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..text import number
+
 
 @dataclass(frozen=True)
 class BestRound:
@@ -29,6 +31,19 @@ class BestRound:
     def risen(self) -> float:
         """How much the validation loss has risen from its lowest to the last round."""
         return self.last - self.valid
+
+    def sentence(self, n_rounds: int) -> str:
+        """Where the validation loss is lowest and how far it has risen since, in one
+        sentence (``n_rounds``: the fit's last round)."""
+        where = (f"Validation loss is lowest at round {self.round} "
+                 f"({number(self.valid, 4)})")
+        if self.round == n_rounds:
+            return f"{where}, the last round: it has not turned up within {n_rounds} rounds."
+        if self.risen <= 0:
+            return f"{where}, and is no higher at round {n_rounds}."
+        share = f" ({self.risen / self.valid:.0%})" if self.valid > 0 else ""
+        return (f"{where}; by round {n_rounds} it has risen by {number(self.risen, 3)}"
+                f"{share}, to {number(self.last, 4)}.")
 
 
 def best_round(trace) -> BestRound | None:

@@ -19,7 +19,8 @@ import numpy as np
 
 from .. import losses
 from ..text import number, settled
-from .summaries import leaf_formula
+from .summaries import (CONVERGED, FLOOR, MAX_STEPS, STEP_TOLERANCE, STEPS, exact_stop,
+                        leaf_formula, newton_iterations)
 
 
 def members(trace, m, node, k=0):
@@ -46,7 +47,10 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     Returns a dict with: n, pure (all the leaf's points in the class of the tree, class 1
     or class k, or none of them: no finite minimiser), side (+1 when all are in it: L_R
     falls as gamma -> +inf; -1 when none are: as gamma -> -inf; 0 if not pure), sum_r, sum_h,
-    newton (one step), exact (the minimiser), gap (exact - newton), value (the leaf's
+    newton (one step), exact (the minimiser: where Newton's method iterated from the
+    step ended), stop_rule and stop_steps (how it ended: summaries.CONVERGED, the only one
+    that found a minimiser, STEPS or FLOOR; and after how many steps), gap (exact -
+    newton), value (the leaf's
     recorded value), update (nu * value), gammas, loss (L_R on gammas), taylor (its
     quadratic at 0), loss_at_0, and for the log-loss the +-1 form: sum_r_pm (sum of
     y/(1 + e^(yF))), sum_h_pm (sum |r|(1 - |r|)). newton_formula writes the step (with
@@ -63,6 +67,8 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     if trace.histogram:  # HistGradientBoosting's leaf, -G/(H + lambda)
         newton = _histogram_step(trace, m, node)
     exact = float(losses.line_minimum(code, y, F, np.ones_like(F), np.arange(len(y)), newton))
+    # which of line_minimum's rules ended it: only a converged run found a minimiser
+    stop = newton_iterations(code, y, F, newton)
     value = float(trace.tree(m)["value"][node])
     # a pure leaf (all its points in class 1, or none) has no finite minimiser: its loss
     # keeps falling as gamma -> +inf (all class 1) or -inf (none)
@@ -75,7 +81,7 @@ def leaf_story(trace, m, node, n_points=201, k=0):
     sum_r = settled(sum_r, np.abs(r).sum())  # rounding noise prints as 0
     story = dict(n=int(inside.sum()), pure=pure, side=side, sum_r=sum_r, sum_h=sum_h, newton=newton,
                  exact=exact, gap=settled(exact - newton, abs(exact) + abs(newton)),
-                 value=value, update=trace.learning_rate * value, tree=f"tree {m}",
+                 stop_rule=stop["rule"], stop_steps=stop["steps"], value=value, update=trace.learning_rate * value, tree=f"tree {m}",
                  gammas=gammas, loss=loss, loss_at_0=loss_at_0,
                  taylor=loss_at_0 - gammas * sum_r + 0.5 * gammas**2 * sum_h,
                  newton_formula=_HISTOGRAM_FORMULA if trace.histogram else "γ₁ = Σr / Σh")
@@ -150,13 +156,17 @@ def _class_leaf_story(trace, m, node, n_points, k):
         return float(losses.multinomial_loss(y, F + gamma * shift)) * len(y)
 
     exact = newton  # Newton's method on the leaf's own loss, from scikit-learn's step
-    for _ in range(50):
+    stop_rule, stop_steps = STEPS, 0
+    for _ in range(MAX_STEPS):
         p = losses.softmax(F + exact * shift)[:, k]
         grad, curv = float((p - (y == k)).sum()), float((p * (1 - p)).sum())
         if curv < losses.HESSIAN_FLOOR:
+            stop_rule = FLOOR
             break
         exact -= grad / curv
-        if abs(grad / curv) <= 1e-12 * max(1.0, abs(exact)):
+        stop_steps += 1
+        if abs(grad / curv) <= STEP_TOLERANCE * max(1.0, abs(exact)):
+            stop_rule = CONVERGED
             break
     # pure for class k's tree: all the leaf's points in class k (L_R falls for ever as
     # gamma -> +inf along e_k), or none of them (as gamma -> -inf)
@@ -167,7 +177,8 @@ def _class_leaf_story(trace, m, node, n_points, k):
     gammas = np.linspace(-reach, reach, n_points)
     loss_at_0 = total(0.0)
     story = dict(n=int(inside.sum()), pure=pure, side=side, sum_r=settled(sum_r, np.abs(r).sum()),
-                sum_h=sum_h, newton=newton, exact=exact,
+                sum_h=sum_h, newton=newton, exact=exact, stop_rule=stop_rule,
+                stop_steps=stop_steps,
                 gap=settled(exact - newton, abs(exact) + abs(newton)), value=value,
                 update=trace.learning_rate * value, gammas=gammas, tree=f"tree ({m}, {k})",
                 loss=np.array([total(g) for g in gammas]), loss_at_0=loss_at_0,
@@ -193,10 +204,12 @@ def _add_rule(story, trace, m, node, k):
     """The value the fit uses and how its rule makes it (summaries.leaf_formula): rule,
     symbol (w for second-order trees, xgboost's leaf weight), used (the recorded value),
     derivation ("w = Σr / (Σh + λ) = 49 / (24.5 + 1) = 1.92157"), rule_formula, lam,
-    rho (line search's ρ_m), mean (Σr / n), and, for the rules with a λ > 0,
+    rho (line search's ρ_m), mean (Σr / n), fit_stop (exact leaves: how the fit's own
+    Newton iterations ended, summaries.exact_stop; else None), and, for the rules with a λ > 0,
     regularised: the quadratic plus ½λγ², whose minimum is Σr / (Σh + λ)."""
     f = leaf_formula(trace, m, node, k)
     g = story["gammas"]
+    story.update(fit_stop=exact_stop(trace, m, node) if f["rule"] == "exact" else None)
     story.update(rule=f["rule"], symbol=f["symbol"], used=story["value"],
                  derivation=f["derivation"], rule_formula=f["formula"], lam=f["lam"],
                  rho=f["rho"], mean=story["sum_r"] / story["n"] if story["n"] else 0.0,

@@ -8,6 +8,7 @@ computed with the formulas of MATH.md, so what the app prints is what the engine
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -150,6 +151,108 @@ def leaf_rule(trace) -> str:
     return str(params.get("leaf", "newton"))
 
 
+# How losses.line_minimum ends Newton's method on an exact leaf (its three rules)
+CONVERGED, STEPS, FLOOR = "converged", "steps", "floor"
+MAX_STEPS, STEP_TOLERANCE = 50, 1e-12  # losses.line_minimum's
+STOP_WORDS = {  # how each rule reads after "stopped"
+    CONVERGED: f"when a step was at most {STEP_TOLERANCE:g} of max(1, |γ|) (converged)",
+    STEPS: f"at its limit of {MAX_STEPS} steps",
+    FLOOR: f"when the hessian sum Σh fell below its floor {losses.HESSIAN_FLOOR:g}",
+}
+STOP_MARK = "†"  # on the Tree page's label of a leaf whose Newton's method stopped short
+_stops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # trace -> {m: {node: stop}}
+
+
+def exact_stop(trace, m: int, node: int) -> dict | None:
+    """How Newton's method ended on an exact leaf (leaf="exact"), and where.
+
+    The engine keeps only the value; this runs losses.line_minimum's iterations again on
+    the leaf's in-bag points, with the engine's own residual and hessian kernels and its
+    order of addition, so it ends where the engine ended and says by which rule. Keys:
+    rule (CONVERGED: the last step was at most 1e-12 of max(1, |γ|), a minimiser; STEPS:
+    50 steps; FLOOR: Σh below losses.HESSIAN_FLOOR, so no step could be taken), steps
+    (Newton steps taken), value (where it stopped), same (value is the recorded leaf
+    value, bit for bit), pure (all the leaf's points in one class: no finite
+    minimiser), side (+1: its loss falls as γ → +∞, −1: as γ → −∞, 0). None for the
+    other leaf rules and for squared error, whose exact leaf is the mean residual.
+    """
+    if leaf_rule(trace) != "exact" or not trace.is_classifier or trace.is_multiclass:
+        return None
+    per_round = _stops.setdefault(trace, {}).setdefault(m, {})
+    if node not in per_round:
+        per_round[node] = _exact_stop(trace, m, node)
+    return per_round[node]
+
+
+def _exact_stop(trace, m, node):
+    rec = trace.tree(m)[node]
+    mine = _leaves(trace, m, 0) == node
+    if trace.in_bag is not None:
+        mine &= trace.in_bag[m]
+    mine = np.flatnonzero(mine)  # ascending, as the engine takes a leaf's points
+    y, raw = trace.y[mine], trace.raw[m - 1][mine]
+    start = float(losses.newton_step(float(rec["sum_r"]), float(rec["sum_h"]),
+                                     max(len(mine), 1)))
+    stop = newton_iterations(losses.CODES[trace.loss], y, raw, start)
+    pure = bool(len(y) and y.min() == y.max())
+    return dict(stop, same=stop["value"] == float(rec["value"]), pure=pure,
+                side=(1 if y[0] == 1 else -1) if pure else 0)
+
+
+def newton_iterations(code: int, y, raw, t: float) -> dict:
+    """losses.line_minimum along a leaf (direction 1) from t, in Python, saying how it
+    ended: dict(value, rule, steps) with rule CONVERGED, STEPS or FLOOR.
+
+    The engine's own residual and hessian kernels, and its order of addition (term by
+    term from 0, not numpy's pairwise sum), so that it stops where the engine stops, at
+    the same value to the last bit."""
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    raw = np.ascontiguousarray(raw, dtype=np.float64)
+    r, h = np.empty_like(raw), np.empty_like(raw)
+    rule, steps = STEPS, 0
+    for _ in range(MAX_STEPS):
+        losses.negative_gradient(code, y, raw + t, r)
+        losses.hessian(code, y, r, h)
+        num = float(np.add.accumulate(r)[-1]) if len(r) else 0.0
+        den = float(np.add.accumulate(h)[-1]) if len(h) else 0.0
+        if abs(den) < losses.HESSIAN_FLOOR:
+            rule = FLOOR
+            break
+        step = num / den
+        t += step
+        steps += 1
+        if abs(step) <= STEP_TOLERANCE * max(1.0, abs(t)):
+            rule = CONVERGED
+            break
+    return dict(value=float(t), rule=rule, steps=steps)
+
+
+def exact_stops(trace, m: int) -> dict:
+    """{leaf node: exact_stop} for every leaf of tree m that stopped short of a minimiser
+    (by 50 steps or the hessian's floor); empty for the other leaf rules."""
+    if leaf_rule(trace) != "exact" or not trace.is_classifier or trace.is_multiclass:
+        return {}
+    out = {}
+    for node in leaves_of(trace, m):
+        stop = exact_stop(trace, m, int(node))
+        if stop is not None and stop["rule"] != CONVERGED:
+            out[int(node)] = stop
+    return out
+
+
+def stop_note(stop: dict, symbol: str = "γ") -> str:
+    """Where and why Newton's method stopped on an exact leaf, for a leaf that stopped
+    short of a minimiser: the rule that ended it, and no argmin claimed."""
+    n = stop["steps"]
+    when = "" if stop["rule"] == STEPS else \
+        " before any step" if n == 0 else f" after {n} step{'s' if n != 1 else ''}"
+    why = (f"the loss keeps falling as {symbol} → {'+∞' if stop['side'] > 0 else '−∞'}, "
+           "so there is none" if stop["pure"] else "none was reached")
+    return (f"the point where Newton's method on Σ L(y, F + {symbol}) over the leaf "
+            f"stopped{when}{', ' if when else ' '}{STOP_WORDS[stop['rule']]} (not an "
+            f"argmin: {why})")
+
+
 def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
     """The rule that gave the leaf its value, with its numbers: what the fit used.
 
@@ -191,8 +294,11 @@ def leaf_formula(trace, m: int, node: int, k: int = 0) -> dict:
             factor, factor_text = (K - 1) / K, f"{K - 1}/{K}"
             formula = f"{factor_text} · Σr / Σh"
             shown = f"{factor_text} × {_bracketed(sum_r)} / {_n(sum_h)}"
-    else:  # the exact minimiser: no closed form
+    else:  # the exact minimiser: no closed form, and not always a minimiser
         den, formula, shown = None, "argmin_γ Σ L(y, F + γ) over the leaf", None
+        stop = exact_stop(trace, m, node)
+        if stop is not None and stop["rule"] != CONVERGED:
+            formula = stop_note(stop, symbol)
     numerator = sum_r if den is not None else None
     if den is not None:
         ratio = factor * sum_r / den if den != 0 else 0.0
