@@ -6,6 +6,8 @@ Pure functions (trace, round, options) -> plotly Figure, like :mod:`.model`.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
@@ -13,6 +15,7 @@ from plotly.colors import sample_colorscale
 from .. import losses
 from ..numbers import summaries
 from ..numbers.best_round import best_round
+from ..numbers.summaries import STOP_MARK
 from ..text import leaf_symbol, no_tree, number, settled, signed
 from .classes import class_trajectory
 from .layout import text_width
@@ -132,8 +135,11 @@ def leaf_rule_text(trace, m: int | None = None) -> str:
         return f"{leaf_symbol(trace)} = −G / (H + λ) = Σr / (Σh + λ), λ = {lam}"
     if leaf == "mean" or (not trace.is_classifier and leaf != "line_search"):
         return "γ = Σr / n (the mean residual)"  # squared error: Newton and exact are the mean
-    if leaf == "exact":
-        return "γ = argmin_γ Σ L(y, F + γ) over the leaf (the exact minimiser)"
+    if leaf == "exact":  # Newton's method iterated: a minimiser only where it converged
+        stopped = m is not None and m >= 1 and bool(summaries.exact_stops(trace, m))
+        return ("γ = the exact minimiser of Σ L(y, F + γ) over the leaf, by Newton's method "
+                "iterated, where it converges" + (f"; else where it stopped ({STOP_MARK}: "
+                                                  "hover)" if stopped else ""))
     if leaf == "line_search":
         rho = "" if trace.rho is None or m is None else f", ρ_{m} = {number(trace.rho[m], 4)}"
         return f"γ = ρ_m · Σr / n (line search's step times the mean){rho}"
@@ -194,6 +200,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     # the leaves' colours in one call (plotly checks the colour scale at each)
     shades = dict(zip(np.flatnonzero(is_leaf).tolist(), sample_colorscale(
         DIVERGING, (0.5 + 0.3 * values[is_leaf] / vmax).tolist()))) if is_leaf.any() else {}
+    stops = {} if trace.is_multiclass else summaries.exact_stops(trace, m)
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)
         n = int(tree["n"][k])
         sr = number(settled(tree["sum_r"][k], scales[k]), 4)
@@ -223,14 +230,19 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
                                       font=dict(size=12, color=MUTED)))
         else:
             g = float(values[k])
-            hover.append(f"leaf {k}: {sym} = {signed(g, 4)}<br>{sums}<br>click to select")
+            # an exact leaf whose Newton's method stopped short: marked, the hover says why
+            mark = STOP_MARK if k in stops else ""
+            why = (f"<br>{STOP_MARK} {sym} is " + "<br>".join(textwrap.wrap(
+                summaries.stop_note(stops[k], sym), 48))) if mark else ""
+            hover.append(f"leaf {k}: {sym} = {signed(g, 4)}{mark}<br>{sums}{why}"
+                         "<br>click to select")
             if tiny:
-                text = f"<b>{signed(g, 2)}</b>"
+                text = f"<b>{signed(g, 2)}</b>{mark}"
             elif compact:
-                text = f"n={n}<br><b>{sym}={signed(g, 3)}</b>"
+                text = f"n={n}<br><b>{sym}={signed(g, 3)}</b>{mark}"
             else:
                 text = (f"leaf {k}<br>n = {n}<br>Σr = {sr}<br>Σh = {sh}"
-                        f"<br><b>{sym} = {signed(g, 4)}</b>")
+                        f"<br><b>{sym} = {signed(g, 4)}</b>{mark}")
             bg = shades[k]
             border, bw = (INK, 3) if k == leaf else ("#9aa3ad", 1)
         notes.append(dict(x=x[k], y=-depth[k], text=text, showarrow=False, align="center",
