@@ -31,7 +31,7 @@ from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_t
 from .numbers.grid import make_grid
 from .export import interactive
 from .figures.pages import PAGES
-from .settings import Settings, applies
+from .settings import Settings, applies, toy_name
 from .state import BY_KEY, ENGINE_SPLIT, FIELDS, LOSSES, UPLOAD, State
 from .upload import load_csv
 
@@ -185,7 +185,7 @@ def _data(args):
                             "set decides them.")
         ds = make_toy(args.dataset, n=args.n, noise=args.noise, balance=args.balance,
                       seed=args.dseed)
-        name = f"{args.dataset}{args.n}"  # as the app's toolbar names its images
+        name = toy_name(args.dataset, args.n)  # as the app's toolbar names its images
     train, valid = split(ds, args.valid, args.dseed)
     return train, valid, name, f"{ds.name}, {len(train.y)} training points"
 

@@ -12,6 +12,7 @@ Plain Python: no Streamlit, no plotly, no numba.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -19,6 +20,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from . import rules
+from .data import IRIS, make_toy
 
 
 def applies(param: str, split: str) -> bool:
@@ -33,6 +35,20 @@ def applies(param: str, split: str) -> bool:
     to anything but its unused value.
     """
     return rules.uses(param, split)
+
+
+def toy_name(data: str, n: int) -> str:
+    """A toy set named with the number of points it has, for file names: "moons400" for
+    moons at 400 points, "iris150" whatever ``n`` says (iris has its own 150 flowers;
+    make_toy does not use n there)."""
+    return f"{data}{_own_size(data) or n}"
+
+
+@functools.lru_cache(maxsize=None)
+def _own_size(data: str) -> int | None:
+    """The number of points of a toy set whose size is its own (None for the others,
+    which have n)."""
+    return len(make_toy(data).y) if data == IRIS else None
 
 
 def safe(text, limit: int = 40) -> str:

@@ -26,7 +26,7 @@ from . import drawn
 from .data import CLASSIFICATION_SETS, MULTICLASS_SETS, REGRESSION_SETS
 from .lessons import LESSONS
 from . import rules
-from .settings import Settings, applies
+from .settings import Settings, applies, toy_name
 
 UPLOAD = "upload"
 DRAW = "draw"  # points drawn by hand on the Model page, kept in the field pts
@@ -638,7 +638,7 @@ class State:
 
     def slug(self) -> str:
         """A short file-name-safe summary of data and parameters, for exported images."""
-        data = self.data if self.own_data else f"{self.data}{self.n}"
+        data = self.data if self.own_data else toy_name(self.data, self.n)
         return Settings.of(self.fit_params()).slug(data, self.round)
 
 
