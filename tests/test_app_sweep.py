@@ -78,8 +78,9 @@ def test_two_settings_the_sentence_and_the_heat_map_agree_with_scikit_learn():
     assert best[row, col] == np.nanmin(best)
     # each cell's title: its values and its validation loss at the round on screen
     assert "ν = 0.2, depth 1" in figures["sweep_0_0"]["layout"]["title"]["text"]
-    assert "validation" in figures["sweep_0_0"]["layout"]["title"]["text"]
-    assert "at round 7" in figures["sweep_0_0"]["layout"]["title"]["text"]
+    assert figures["sweep_0_0"]["layout"]["title"]["subtitle"]["text"].startswith(
+        "validation 0.") and "at round 7" in \
+        figures["sweep_0_0"]["layout"]["title"]["subtitle"]["text"]
 
 
 def test_three_classes_and_regression_name_their_best_cell():

@@ -25,6 +25,7 @@ from ..lessons import LESSONS
 from ..settings import Settings
 from ..state import State
 from . import controls, drawing as draw, store
+from .component import record_key
 from .figure_cache import name as name_shared
 
 _CTX = "_ctx"
@@ -320,11 +321,13 @@ def _cell_job(job) -> tuple:
     except ValueError as error:
         return error, 0
     grid = make_grid(trace, resolution=None if trace.X.shape[1] == 1 else SWEEP_GRID)
-    record = encode(trace, grid, key)
     # named, so that the figure caches know the same fit again (figure_cache.token)
     name_shared(trace, key)
     name_shared(grid, key + "|grid")
-    return Fitted(trace, grid, key, record), trace.nbytes + grid.F.nbytes + len(record)
+    fitted = Fitted(trace, grid, key, b"")
+    # the record is named as the browser asks for it, as every fit's is
+    fitted = fitted._replace(record=encode(trace, grid, record_key(fitted)))
+    return fitted, trace.nbytes + grid.F.nbytes + len(fitted.record)
 
 
 def sweep_cells(ctx: Context, sweep: sweeping.Sweep, progress=None) -> list:

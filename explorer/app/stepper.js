@@ -20,8 +20,11 @@ import { decode } from "./record.js";
 import { figureAt as boundFigure } from "./bindings.js";
 
 // A fit's record comes once per fit from a record component, as bytes (the Compare page
-// has two); it is decoded when a chart first needs it. The last few are kept, by name.
+// has two, the Sweep page up to 25); it is decoded when a chart first needs it. The last
+// ones are kept, by name, up to RECORD_BYTES of records (a 5 x 5 sweep of 1,000 points and
+// 500 rounds of depth 6 holds about 40 MB), the newest always.
 const RECORDS = (window.__explorerRecords ||= new Map());
+const RECORD_BYTES = 96 * 2 ** 20;
 
 function record(key) {
   const held = RECORDS.get(key);
@@ -35,9 +38,16 @@ function keep(bytes) {
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = new DataView(view.buffer, view.byteOffset, view.byteLength).getUint32(0, true);
   const key = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + n))).key;
-  if (RECORDS.has(key)) return;
-  RECORDS.set(key, { bytes: view.slice() });
-  while (RECORDS.size > 4) RECORDS.delete(RECORDS.keys().next().value);
+  const held = RECORDS.get(key);
+  RECORDS.delete(key);  // (again) the newest
+  RECORDS.set(key, held || { bytes: view.slice() });
+  let total = 0;
+  for (const kept of RECORDS.values()) total += kept.bytes.byteLength;
+  for (const [old, kept] of RECORDS) {
+    if (total <= RECORD_BYTES || old === key) break;
+    RECORDS.delete(old);
+    total -= kept.bytes.byteLength;
+  }
 }
 
 // Charts that follow the round: component.js marks them (gd.__step)

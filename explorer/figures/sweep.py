@@ -26,6 +26,7 @@ from ..numbers.best_round import best_round
 from ..numbers.grid import Grid
 from ..numbers.terms import class_shade, grid_probabilities
 from .classes import _class_scale, class_boundaries
+from .layout import PLOT_PX
 from .panels import base_layout, boundary_trace, esc, f32, finite, make_figure
 from .theme import INK, MUTED, ORANGE, PROBA_SCALE, VALUE_SCALE
 
@@ -46,9 +47,9 @@ def loss_at(trace, m: int) -> tuple[str, float]:
     return "train", float(trace.train_loss[m])
 
 
-def cell_title(trace, m: int, label: str) -> str:
+def cell_subtitle(trace, m: int) -> str:
     kind, value = loss_at(trace, m)
-    return f"{esc(label)}<br><span style='font-size:12px'>{kind} {value:.4f} at round {m}</span>"
+    return f"{kind} {value:.4f} at round {m}"
 
 
 def sweep_map(trace, m: int, grid: Grid, *, label: str, value_range=None,
@@ -85,9 +86,10 @@ def sweep_map(trace, m: int, grid: Grid, *, label: str, value_range=None,
     y = dict(axis, range=list(value_range) if grid.is_line else [grid.lo[1], grid.hi[1]])
     if not grid.is_line and grid.equal_aspect:
         y.update(scaleanchor="x", scaleratio=1, constrain="domain")
-    layout = base_layout(cell_title(trace, m, label), height, uirevision, xaxis=x, yaxis=y,
-                         showlegend=False, margin=dict(l=4, r=4, t=48, b=4))
-    layout["title"]["font"] = dict(size=14)
+    layout = base_layout(esc(label), height, uirevision, xaxis=x, yaxis=y,
+                         showlegend=False, margin=dict(l=4, r=4, t=52, b=4))
+    layout["title"].update(font=dict(size=14),
+                           subtitle=dict(text=cell_subtitle(trace, m), font=dict(size=12)))
     return make_figure(data, layout)
 
 
@@ -130,15 +132,16 @@ def sweep_curves(*traces_and_m, labels, colors, height: int = 440,
                                            "%{y:.4f}<extra></extra>"))
     loss = losses.of(traces[0]).title
     has_valid = traces[0].valid_loss is not None
-    what = ("validation (solid) and training (dashed) loss; ◆ each fit's best round"
-            if has_valid else "training loss (no validation points)")
+    what = "◆ each fit's best round" if has_valid else "training loss only: no validation points"
     layout = base_layout(
-        f"Mean {loss} against the round (round {int(m)} ruled): {what}", height, uirevision,
+        f"Mean {loss} by round (round {int(m)} ruled; {what})", height, uirevision,
         shapes=[dict(type="line", x0=m, x1=m, y0=0, y1=1, yref="y domain",
                      line=dict(color=ORANGE, width=2))],
         xaxis=dict(title=dict(text="round m"), range=[-0.5, traces[0].n_rounds + 0.5]),
         yaxis=dict(title=dict(text=f"mean {loss}"), type="log" if log else "linear"),
-        hovermode="closest", margin=dict(l=10, r=10, t=56, b=10))
+        hovermode="closest", margin=dict(l=10, r=10, t=56, b=10),
+        # a legend entry a fit, up to 25 in rows below: the plot keeps its height
+        meta={PLOT_PX: 340})
     return make_figure(data, layout)
 
 
