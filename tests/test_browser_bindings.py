@@ -48,6 +48,10 @@ LINKS = [
     ("/tree?n=400&present=1", 3),                    # presenter mode
     ("/?split=histogram&bins=8", 2),                 # histogram trees: float64 comparisons
     ("/tree?data=iris&split=histogram", 3),
+    # the Sweep page: each cell from its own record, the curves and heat map from tables
+    ("/sweep?n=300&rounds=30&sweep=lr:0.1,0.5&sweep2=depth:1,3", 6),
+    ("/sweep?data=iris&rounds=20&sweep=depth:1,3", 3),
+    ("/sweep?data=sine&n=300&rounds=20&sweep=lr:0.1,0.5", 3),
 ]
 
 
