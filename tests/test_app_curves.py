@@ -14,6 +14,7 @@ from apptest_helpers import assert_clean, charts, open_page, round_of
 from explorer.app import component
 from explorer.numbers.best_round import best_round
 from explorer.state import State
+from explorer.text import number
 
 CURVES, MODEL = "pages/curves.py", "pages/model.py"
 OVERFIT = dict(n=300, noise=0.4, depth=6, lr=0.5, rounds=60, valid=0.3)
@@ -45,7 +46,7 @@ def test_the_best_round_is_starred_said_and_one_click_away():
     fig = charts(at)[0]
     star, label = best_notes(fig)
     assert (star["x"], star["y"]) == (best.round, best.valid) and star["text"] == "★"
-    assert f"round {best.round}, " in label["text"]
+    assert label["text"] == f"best round {best.round}: {number(best.valid, 4)}"
     assert [m.value for m in at.markdown if m.value.startswith("★")] == [
         f"★ {best.sentence(trace.n_rounds)}"]
     at.button(key="goto_best").click().run()

@@ -39,11 +39,13 @@ def _best_round_notes(trace, log: bool) -> list[dict]:
         return []
     y = float(np.log10(best.valid)) if log and best.valid > 0 else best.valid
     at = dict(x=best.round, y=y, xref="x", yref="y")
+    # the label leans into the panel, away from the nearer edge
+    side = 1 if best.round <= 0.6 * trace.n_rounds else -1
     return [dict(text="★", showarrow=False, xanchor="center", yanchor="middle",
                  font=dict(size=20, color=VALID_COLOR), **at),
-            dict(text=f"lowest validation loss: round {best.round}, {number(best.valid, 4)}",
-                 showarrow=True, arrowhead=0, arrowcolor=VALID_COLOR, ax=0, ay=-34,
-                 standoff=9, font=dict(size=13, color=VALID_COLOR),
+            dict(text=f"best round {best.round}: {number(best.valid, 4)}", showarrow=True,
+                 arrowhead=0, arrowcolor=VALID_COLOR, ax=30 * side, ay=-30, standoff=9,
+                 xanchor="left" if side > 0 else "right", font=dict(size=13, color=VALID_COLOR),
                  bgcolor="rgba(255,255,255,0.8)", **at)]
 
 
@@ -87,7 +89,7 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None,
     notes += _best_round_notes(trace, log)
     axes = dict(xaxis=dict(domain=[0.0, width], range=xrange, title=dict(text="round m"),
                            anchor="y"),
-                yaxis=dict(anchor="x", type="log") if log else
+                yaxis=dict(anchor="x", type="log", exponentformat="power") if log else
                 dict(anchor="x", rangemode="tozero"))
     if trace.is_classifier:
         axes.update(xaxis2=dict(domain=[0.55, 1.0], range=xrange, title=dict(text="round m"),
