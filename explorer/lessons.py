@@ -129,7 +129,8 @@ LESSONS = {lesson.key: lesson for lesson in (
                 round=4),
            _overfit),
     Lesson("xor", "XOR needs depth 2", "compare",
-           dict(data="xor", noise=0.1, pair="depth", rounds=50), _xor),
+           # it opens at the last round, whose accuracies its caption states
+           dict(data="xor", noise=0.1, pair="depth", rounds=50, round=50), _xor),
     Lesson("ties", "Tied values: rounded data", "splits",
            dict(data="tied", n=300, noise=0.2, rounds=20, round=1), _ties),
     Lesson("bins", "Max bins: 4 bins against 255", "tree",
