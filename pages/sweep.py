@@ -5,10 +5,10 @@ import streamlit as st
 
 from explorer import app
 from explorer.numbers.best_round import best_round
-from explorer.figures.sweep import colours, sweep_curves, sweep_heat, sweep_map, value_range
+from explorer.figures.pages import TITLES, describe_sweep
 from explorer.sweep import AXES, MAX_VALUES, plan, text
 
-ctx = app.page("Sweep: one setting or two over a few values, every fit stepped together")
+ctx = app.page(TITLES["sweep"])
 
 _NONE = "(none)"
 
@@ -88,43 +88,30 @@ def body(ctx):
     cells, fits = [c for c, _ in kept], [f for _, f in kept]
     st.info(app.md_escape(_sentence(cells, fits, sweep)), icon=":material/trophy:")
     traces = [f.trace for f in fits]
-    scale = None if traces[0].is_classifier else value_range(traces, [f.grid for f in fits])
-    rows, columns = sweep.shape
     st.caption("Every map is on one colour scale: " + (
         "p(class 1) from 0 (blue) to 1 (orange), the boundary p = 0.5 in black."
         if traces[0].is_classifier and not traces[0].is_multiclass else
         "the most probable class, paler where unsure." if traces[0].is_multiclass else
-        f"F from {scale[0]:.3g} to {scale[1]:.3g}."))
-    by_place = {(c.row, c.col): (c, f) for c, f in zip(cells, fits)}
+        "F, from the lowest target or F of any cell to the highest."))
+    page = describe_sweep(sweep.axes, cells, fits, s, ctx.key)
+    by_key = {f.key: f for f in fits}
+    charts = {chart.view: chart for chart in page.charts}
+    rows, columns = sweep.shape
     for row in range(rows):
         places = st.columns(columns, gap="small")
         for col, place in enumerate(places):
-            if (row, col) not in by_place:
-                continue
-            cell, fit = by_place[row, col]
-            view = f"sweep_{row}_{col}"
-            with place:
-                app.chart(app.following(fit, s, view, sweep_map, fit.grid, label=cell.label,
-                                        value_range=scale, uirevision=fit.key),
-                          s, view, live=True)
-    first = sweep.axes[0][1]
-    palette = dict(zip(first, colours(len(first))))
-    log = st.toggle("Log scale for the loss", key="sweep_log", on_change=app.mark_acted)
-    app.chart(app.following(fits[0], s, "sweep_curves", sweep_curves,
-                            before=tuple(traces), labels=[c.label for c in cells],
-                            colors=[palette[c.values[0]] for c in cells], log=log,
-                            uirevision=ctx.key),
-              s, "sweep_curves", live=True)
-    if len(sweep.axes) == 2 and traces[0].valid_loss is not None:
-        (a, across), (d, down) = sweep.axes
-        app.chart(app.following(fits[0], s, "sweep_heat", sweep_heat, before=tuple(traces),
-                                grid_of=[(c.row, c.col) for c in cells],
-                                across=[a.label(v) for v in across],
-                                down=[d.label(v) for v in down],
-                                across_name=a.name, down_name=d.name, uirevision=ctx.key),
-                  s, "sweep_heat", live=True)
+            chart = charts.get(f"sweep_{row}_{col}")
+            if chart is not None:
+                with place:
+                    app.chart(app.follow(by_key[chart.fit[2]], s, chart), s, chart.view,
+                              live=True)
+    app.field("logscale", s, on_change=app.mark_acted)
+    for view in ("sweep_curves", "sweep_heat"):
+        if view in charts:
+            app.chart(app.follow(fits[0], s, charts[view]), s, view, live=True)
     st.caption("The link holds the sweep: " + " and ".join(
         f"`{text(axis, values)}`" for axis, values in sweep.axes))
+    app.lesson_file(ctx, s, "sweep", described=page)
 
 
 app.run_page(body, ctx)

@@ -2,6 +2,7 @@
 staged losses on the page's validation points, computed here; bad sweeps said, the page
 still drawn; the limits."""
 
+import json
 import re
 
 import numpy as np
@@ -118,3 +119,13 @@ def test_past_the_limit_says_which_setting_to_reduce():
     assert_clean(at, errors_allowed=True)
     assert "Reduce the rounds, the points, or the values swept" in " ".join(
         e.value for e in at.error).replace("\\", "")
+
+
+def test_the_lesson_file_holds_every_cell():
+    at = open_page(PAGE, sweep="lr:0.1,1", rounds=10)
+    at.button(key="lesson_make").click().run()
+    assert_clean(at)
+    html = at.session_state["_lesson_file"][2].decode("utf-8")  # what the download gives
+    data = json.loads(re.search(r'id="lesson-data">(.*?)</script>', html, re.S).group(1))
+    assert len(data["records"]) == 2  # each cell's own
+    assert [c["view"] for c in data["charts"]] == ["sweep_0_0", "sweep_0_1", "sweep_curves"]

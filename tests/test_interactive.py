@@ -79,8 +79,10 @@ def test_the_file_holds_everything_and_fetches_nothing(moons, page):
     described = pages.describe(page, trace, grid, state, names, key=data["key"])
     assert [c["view"] for c in data["charts"]] == [c.view for c in described.charts]
     assert data["rounds"] == trace.n_rounds
-    header, _ = unpack(base64.b64decode(data["record"]))
+    record, = data["records"]  # one fit, one record
+    header, _ = unpack(base64.b64decode(record))
     assert header["rounds"] == trace.n_rounds and header["key"] == data["key"]
+    assert {chart["record"] for chart in data["charts"]} == {data["key"]}
     for chart in data["charts"]:
         assert f'data-slot="{chart["view"]}"' in text
         assert len(chart["filenames"]) == trace.n_rounds + 1
@@ -289,3 +291,27 @@ def test_an_uploads_file_says_the_app_needs_the_file_again(moons):
                                                      text).group(1)
     assert "upload the same file" not in interactive.lesson_html(trace, grid, state, names,
                                                                  page="curves")
+
+
+def test_a_sweeps_file_holds_each_cells_record_and_steps_each_chart_with_its_own():
+    from explorer import dataset, fit
+    from explorer.numbers.grid import make_grid
+    from explorer.sweep import plan
+    state = State.from_query(dict(sweep="lr:0.1,1", sweep2="depth:1,2", rounds=8, n=120))
+    made = dataset.make(state)
+    sweep = plan(state)
+    fits = []
+    for cell in sweep.cells:
+        trace = fit(made.train.X, made.train.y, X_valid=made.valid.X, y_valid=made.valid.y,
+                    **cell.state.fit_params())
+        fits.append((trace, make_grid(trace, resolution=20), f"cell-{cell.row}-{cell.col}"))
+    described = pages.describe_sweep(sweep.axes, sweep.cells, fits, state, key="lesson")
+    text = interactive.lesson_html(fits[0][0], fits[0][1], state, {}, page="sweep",
+                                   described=described)
+    assert_self_contained(text)
+    data = data_of(text)
+    keys = [unpack(base64.b64decode(r))[0]["key"] for r in data["records"]]
+    assert sorted(keys) == sorted(f[2] for f in fits)  # only the records the charts use
+    views = {c["view"]: c["record"] for c in data["charts"]}
+    assert views == {**{f"sweep_{c.row}_{c.col}": f"cell-{c.row}-{c.col}" for c in sweep.cells},
+                     "sweep_curves": "cell-0-0", "sweep_heat": "cell-0-0"}

@@ -39,26 +39,28 @@ def file_name(ctx, state: State, page: str) -> str:
     return Settings.of(ctx.trace.params).file_name(dataset, f"{page}-lesson", None, "html")
 
 
-def _make(ctx, state: State, page: str, made_of: tuple, name: str) -> None:
+def _make(ctx, state: State, page: str, made_of: tuple, name: str, described) -> None:
     """The button's callback (run before the rerun it causes): make the file, or keep
     why it cannot be made."""
     try:
         data = interactive.lesson_html(ctx.trace, ctx.grid, state, ctx.names, page=page,
-                                       data_label=ctx.data_label, app_url=_app_url())
+                                       data_label=ctx.data_label, app_url=_app_url(),
+                                       described=described)
         st.session_state[_MADE] = (made_of, name, data.encode("utf-8"))
     except interactive.LessonTooLarge as error:
         st.session_state[_MADE] = (made_of, name, str(error))
 
 
-def lesson_file(ctx, state: State, page: str, key: str = "lesson") -> None:
+def lesson_file(ctx, state: State, page: str, key: str = "lesson", described=None) -> None:
     """A button that makes ``page``'s lesson file at ``state``, then its download and
-    the embed code (or why it cannot be made: the setting to reduce)."""
+    the embed code (or why it cannot be made: the setting to reduce). ``described``: the
+    page's charts where they are not the page fit's own (the Sweep page's)."""
     made_of = (ctx.key, page, state.query_string())
     name = file_name(ctx, state, page)
     left, right = st.columns([1, 2], vertical_alignment="center")
     left.button("Lesson file (steps offline)", key=f"{key}_make",
                 icon=":material/offline_bolt:", width="stretch",
-                on_click=_make, args=(ctx, state, page, made_of, name),
+                on_click=_make, args=(ctx, state, page, made_of, name, described),
                 help="This page as one HTML file with every round inside: it steps with "
                      "no server and no network (a course page, a mail, a slide). Made "
                      "when you click, in a few seconds.")

@@ -25,7 +25,8 @@ window.history.replaceState = (...args) => {
 };
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
-stepper({ data: bytes(lesson.record) });  // the fit's record, kept by the bar by its key
+// the fits' records (one, or a sweep's cells'), kept by the bar by their keys
+for (const record of lesson.records) stepper({ data: bytes(record) });
 
 for (const chart of lesson.charts) {
   const slot = document.querySelector(`[data-slot="${chart.view}"]`);
@@ -34,7 +35,7 @@ for (const chart of lesson.charts) {
   gd.dataset.view = chart.view;
   slot.appendChild(gd);
   const template = figure(chart.figure);
-  gd.__step = { ...chart.step, record: lesson.key, filenames: chart.filenames };
+  gd.__step = { ...chart.step, record: chart.record, filenames: chart.filenames };
   gd.__template = template;
   // the chart's own copy of the layout, which plotly.js writes into (as component.js
   // keeps it; stepper.js gives it the template's axis domains back before each draw)

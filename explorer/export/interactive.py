@@ -145,14 +145,18 @@ def _too_large(trace, state, page: str, why: str) -> LessonTooLarge:
 
 
 def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
-                data_label: str = "", app_url: str = APP_URL, key: str = "lesson") -> str:
+                data_label: str = "", app_url: str = APP_URL, key: str = "lesson",
+                described: pages.Page | None = None) -> str:
     """``page`` (one of :data:`explorer.figures.pages.PAGES`) of the fit ``trace`` on
     ``grid``, at ``state``'s settings, selection and round (presenter mode when
     ``state.present``), as one self-contained HTML file that steps offline.
 
     ``names``: feature_names, classes, target_name; ``data_label``: the data as the app's
     caption names it (plain text: escaped here); ``app_url``: the app's address, for the
-    link to the app at the same settings.
+    link to the app at the same settings. ``described``: the page's charts where they are
+    not :func:`explorer.figures.pages.describe`'s of this one fit (the Sweep page's,
+    :func:`explorer.figures.pages.describe_sweep`: each chart with its own fit, whose
+    record the file holds too).
 
     Raises
     ------
@@ -165,13 +169,16 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
     state = state.for_samples(len(trace.y), trace.n_classes if trace.is_multiclass else 1)
     state = state.with_round(min(state.round, trace.n_rounds))
     link = app_link(state, page, app_url)
-    described = pages.describe(page, trace, grid, state, names, key=key)
-    record = base64.b64encode(encode(trace, grid, key)).decode("ascii")
-    size = len(record)
-    charts = []
+    described = described or pages.describe(page, trace, grid, state, names, key=key)
+    records, size, charts = {}, 0, []  # the records the charts step with, by key
     for chart in described.charts:
+        # a chart with a fit of its own (a sweep's cell) steps with that fit's record
+        c_trace, c_grid, c_key = chart.fit or (trace, grid, key)
+        if c_key not in records:
+            records[c_key] = base64.b64encode(encode(c_trace, c_grid, c_key)).decode("ascii")
+            size += len(records[c_key])
         try:
-            step = pages.step(chart, trace, grid, state.present)
+            step = pages.step(chart, c_trace, c_grid, state.present)
         except bindings.TooLarge as error:
             raise _too_large(trace, state, page, (
                 f"its {chart.view} chart passes what a browser steps through ({error}; "
@@ -180,7 +187,8 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
         template = chart.at(step["at"], state.present).to_json()
         files = [f"boosting_{chart.view}_{state.with_round(m).slug()}"
                  for m in range(trace.n_rounds + 1)]
-        charts.append(f'{{"view":{json.dumps(chart.view)},"figure":{template},'
+        charts.append(f'{{"view":{json.dumps(chart.view)},"record":{json.dumps(c_key)},'
+                      f'"figure":{template},'
                       f'"step":{json.dumps(step, separators=(",", ":"))},'
                       f'"filenames":{json.dumps(files)}}}')
         size += len(charts[-1])
@@ -192,7 +200,8 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
                   toImageButtonOptions=dict(format="png", scale=2, filename="boosting"))
     data = (f'{{"key":{json.dumps(key)},"rounds":{trace.n_rounds},"round":{state.round},'
             f'"present":{json.dumps(bool(state.present))},"config":{json.dumps(config)},'
-            f'"record":"{record}","charts":[{",".join(charts)}]}}')
+            f'"records":{json.dumps(list(records.values()))},'
+            f'"charts":[{",".join(charts)}]}}')
     caption = Settings.of(trace.params).caption(data_label) if data_label else ""
     out = _page(described, state, caption, link, _script_json(data))
     if len(out.encode("utf-8")) > MAX_BYTES:

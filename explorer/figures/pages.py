@@ -27,6 +27,7 @@ from .model import model_view, sample_map_title
 from .regions import tree_regions
 from .residuals import residual_map
 from .presenter import presented
+from .sweep import colours, sweep_curves, sweep_heat, sweep_map, value_range
 from .update import update_panels
 
 
@@ -43,6 +44,9 @@ class Chart:
     after: tuple = ()
     kwargs: dict = field(default_factory=dict)
     wide: bool = False
+    # (trace, grid, key) of the fit it steps with, where that is not the page's own (the
+    # Sweep page's cells): the browser computes its terms from that fit's record
+    fit: tuple = ()
 
     def at(self, m: int, present: bool = False):
         """The figure at round m (made for a projector when ``present``)."""
@@ -71,8 +75,10 @@ TITLES = {
     "tree": "Tree m: its regions, its leaf values, and the update it makes",
     "sample": "Sample: one point's account, round by round",
     "curves": "Curves: loss and accuracy round by round, and where it starts",
+    "sweep": "Sweep: one setting or two over a few values, every fit stepped together",
 }
-PATHS = {"model": "/", "tree": "/tree", "sample": "/sample", "curves": "/curves"}
+PATHS = {"model": "/", "tree": "/tree", "sample": "/sample", "curves": "/curves",
+         "sweep": "/sweep"}
 
 
 def _model(trace, grid, state, names, key):
@@ -131,6 +137,35 @@ def describe(page: str, trace, grid, state, names: dict, key: str = "") -> Page:
         raise ValueError(f"page must be one of {', '.join(PAGES)}; got {page!r}.")
     charts, panels = _PAGES[page](trace, grid, state, dict(names), key)
     return Page(page, TITLES[page], PATHS[page], tuple(charts), panels)
+
+
+def describe_sweep(axes, cells, fits, state, key: str = "") -> Page:
+    """The Sweep page's charts for the ``axes`` and ``cells`` of a sweep
+    (:func:`explorer.sweep.plan`; the cells that could be fitted) and their ``fits``
+    (each (trace, grid, key), in the cells' order): each cell's map with its own fit, the
+    curves of every fit, and with two settings and validation points the heat map."""
+    traces = [f[0] for f in fits]
+    scale = None if traces[0].is_classifier else value_range(traces, [f[1] for f in fits])
+    charts = [Chart(f"sweep_{c.row}_{c.col}", sweep_map, (f[0],), (f[1],),
+                    dict(label=c.label, value_range=scale, uirevision=f[2]), fit=tuple(f[:3]))
+              for c, f in zip(cells, fits)]
+    first = axes[0][1]
+    palette = dict(zip(first, colours(len(first))))
+    charts.append(Chart("sweep_curves", sweep_curves, tuple(traces), (),
+                        dict(labels=[c.label for c in cells],
+                             colors=[palette[c.values[0]] for c in cells],
+                             log=state.logscale, uirevision=key),
+                        wide=True, fit=tuple(fits[0][:3])))
+    if len(axes) == 2 and traces[0].valid_loss is not None:
+        (a, across), (d, down) = axes
+        charts.append(Chart("sweep_heat", sweep_heat, tuple(traces), (),
+                            dict(grid_of=[(c.row, c.col) for c in cells],
+                                 across=[a.label(v) for v in across],
+                                 down=[d.label(v) for v in down], across_name=a.name,
+                                 down_name=d.name, uirevision=key),
+                            wide=True, fit=tuple(fits[0][:3])))
+    return Page("sweep", TITLES["sweep"], PATHS["sweep"], tuple(charts),
+                ("the sentence naming the best cell",))
 
 
 def step(chart: Chart, trace, grid, present: bool = False) -> dict:
