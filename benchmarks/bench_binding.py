@@ -25,7 +25,7 @@ import orjson
 
 import explorer
 from explorer import dataset
-from explorer.figures import pages
+from explorer.figures import pages, panels
 from explorer.figures.bindings import TooLarge
 from explorer.numbers.grid import make_grid
 from explorer.state import State
@@ -61,41 +61,54 @@ def digest(step: dict) -> str:
     return hashlib.sha1(orjson.dumps(step, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def timed(chart, trace, grid, present: bool, repeat: int) -> tuple[float, str]:
-    """(the least ms of ``repeat`` runs, the step's digest)."""
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.process_time()
-        try:
-            step = pages.step(chart, trace, grid, present)
-        except TooLarge as refused:
-            step = {"too_large": str(refused)}
-        best = min(best, (time.process_time() - start) * 1e3)
-        out = digest(step) if out is None else out
-        if digest(step) != out:
-            raise AssertionError(f"{chart.view}: two runs gave two steps")
-    return best, out
+def forget() -> None:
+    """Forget what the figures keep from one chart to the next (the boundaries of
+    ``explorer.figures.panels``): each page is timed as a new fit's first binding."""
+    kept = getattr(panels, "_BOUNDARIES", None)
+    if kept is not None:
+        kept.clear()
+
+
+def step_of(chart, trace, grid, present: bool) -> tuple[float, str]:
+    """(ms, the step's digest) of one ``pages.step``."""
+    start = time.process_time()
+    try:
+        step = pages.step(chart, trace, grid, present)
+    except TooLarge as refused:
+        step = {"too_large": str(refused)}
+    return (time.process_time() - start) * 1e3, digest(step)
 
 
 def run(fits, repeat: int, every_present: bool = False) -> dict:
     """{(fit, page, view, present): (ms, digest)} with a line printed for each; every
-    chart in presenter mode too with ``every_present``."""
+    chart in presenter mode too with ``every_present``. A page's charts are bound in
+    their order, ``repeat`` times, from nothing kept (:func:`forget`); each chart's least
+    time is kept."""
     results = {}
     for name in fits:
         trace, grid, state, names = fitted(dict(FITS[name]))
-        cases = [(page, chart, False) for page in PAGES
-                 for chart in pages.describe(page, trace, grid, state, names, key=name).charts]
+        groups = [(page, False, pages.describe(page, trace, grid, state, names,
+                                               key=name).charts) for page in PAGES]
         if every_present:
-            cases += [(page, chart, True) for page, chart, _ in cases]
+            groups += [(page, True, charts) for page, _, charts in groups]
         else:
-            cases += [(page, pages.describe(page, trace, grid, state, names,
-                                            key=name).chart(view), True)
-                      for fit, page, view in [PRESENT] if fit == name]
-        for page, chart, present in cases:
-            ms, sha = timed(chart, trace, grid, present, repeat)
-            results[name, page, chart.view, present] = (ms, sha)
-            print(f"  {name:14} {page:7} {chart.view + (' (present)' if present else ''):20}"
-                  f"{ms:9.1f} ms", file=sys.stderr, flush=True)
+            groups += [(page, True, [pages.describe(page, trace, grid, state, names,
+                                                    key=name).chart(view)])
+                       for fit, page, view in [PRESENT] if fit == name]
+        for page, present, charts in groups:
+            for _ in range(repeat):
+                forget()
+                for chart in charts:
+                    ms, sha = step_of(chart, trace, grid, present)
+                    key = (name, page, chart.view, present)
+                    if key in results and results[key][1] != sha:
+                        raise AssertionError(f"{key}: two runs gave two steps")
+                    results[key] = (min(ms, results.get(key, (ms,))[0]), sha)
+            for chart in charts:
+                label = chart.view + (" (present)" if present else "")
+                print(f"  {name:14} {page:7} {label:20}"
+                      f"{results[name, page, chart.view, present][0]:9.1f} ms",
+                      file=sys.stderr, flush=True)
     return results
 
 

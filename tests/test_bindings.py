@@ -205,3 +205,83 @@ def test_no_annotation_turns_its_arrow_on_or_off_between_rounds(fitted):
         for i in range(min(len(f["layout"].get("annotations", ())) for f in figs)):
             arrows = {f["layout"]["annotations"][i].get("showarrow", True) for f in figs}
             assert len(arrows) == 1, (name, draw.__name__, i)
+
+
+def _diff_round_by_round(figs, rounds):
+    """bindings._changes as it was: every leaf compared with _same, round by round."""
+    out = []
+
+    def diff(values, path):
+        first = values[0]
+        if all(isinstance(v, dict) and v.keys() == first.keys() for v in values):
+            for key in first:
+                diff([v[key] for v in values], path + [key])
+            return
+        if all(isinstance(v, list) and len(v) == len(first)
+               and all(isinstance(x, dict) for x in v) for v in values) and first:
+            for i in range(len(first)):
+                diff([v[i] for v in values], path + [i])
+            return
+        if not all(bindings._same(first, v) for v in values[1:]):
+            out.append((path, values))
+
+    diff([figs[m] for m in rounds], [])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_fast_comparisons_find_what_comparing_every_round_finds(seed, warm_engine):
+    """The diff's shortcuts (C loops, an array compared with every round at once, round 0
+    added to the changes over rounds 1..M) find the same paths, with the same values, as
+    comparing each leaf with _same round by round, on random fits."""
+    rng = np.random.RandomState(seed)
+    X, y, options = _problem(["moons", "iris", "sine", "plane"][seed])
+    options = dict(options, max_depth=int(rng.randint(1, 5)),
+                   learning_rate=float(rng.uniform(0.05, 1)),
+                   subsample=float(rng.choice([1.0, 0.6])))
+    trace = explorer.fit(X, y, n_rounds=int(rng.randint(3, 15)), **options)
+    grid = make_grid(trace, resolution=int(rng.randint(8, 30)))
+    rounds = list(range(trace.n_rounds + 1))
+    joined = 0  # views whose round 0 follows the bindings
+    for draw, before, after, kwargs in views(None, trace, grid):
+        figs = bindings.draw_rounds(draw, before, after, kwargs, rounds)
+        for some in (rounds[1:], [1, 0], rounds):
+            assert bindings._changes(figs, some) == _diff_round_by_round(figs, some), (
+                draw.__name__, some)
+        paths = bindings._changes(figs, rounds[1:])
+        covered = all(any(bindings._under(p, q) for q, _ in paths)
+                      for p, _ in bindings._changes(figs, [1, 0]))
+        if covered:
+            assert bindings._with_round_zero(figs, paths) == _diff_round_by_round(figs, rounds)
+            joined += 1
+    assert joined
+
+
+def test_an_array_that_differs_at_any_round_is_bound():
+    """The one-pass comparison of an array with every round: a change at the last round,
+    -0 against 0 (equal) and NaN (never equal), as np.array_equal has them."""
+    same = [np.arange(6.0) for _ in range(5)]
+    assert bindings._all_same(same)
+    assert not bindings._all_same(same[:4] + [np.arange(6.0) + (np.arange(6) == 5)])
+    assert bindings._all_same([np.zeros(3), -np.zeros(3), np.zeros(3), -np.zeros(3)])
+    nan = np.array([1.0, np.nan])
+    assert not bindings._all_same([nan, nan, nan])
+    assert not bindings._all_same([np.zeros(3, "f4"), np.zeros(3, "f4"), np.zeros(3, "f8")])
+
+
+def test_a_kept_boundary_is_the_boundary_of_its_grid(warm_engine):
+    """panels' boundaries kept by the cells' sides of 0: the same lines as boundary_lines for
+    every round, float32 or float64, and lists of the figure's own."""
+    from explorer.figures import panels
+    from explorer.numbers.grid import boundary_lines
+    X, y, _ = _problem("moons")
+    trace = explorer.fit(X, y, n_rounds=6)
+    for resolution in (12, 13):
+        grid = make_grid(trace, resolution=resolution)
+        for m in range(7):
+            for F in (grid.F[m], grid.F[m].astype(np.float64)):
+                want = boundary_lines(grid.xs, grid.ys, F)
+                got = panels.boundary_trace(grid, F)
+                assert (got["x"], got["y"]) == want
+                got["x"].append(99.0)
+                assert panels.boundary_trace(grid, F)["x"] == want[0]

@@ -38,10 +38,10 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     so a click can select a sample.
     """
     F = grid.F[m]
-    p = finite(trace.link(F.astype(np.float64)))
     bar = colorbar("p(class 1)")
     data = [
-        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(p), name="p",
+        dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(trace.link(F.astype(np.float64))),
+             name="p",
              hovertemplate="p = %{z:.3f}<extra></extra>",
              **panel.colour(dict(zmin=0.0, zmax=1.0, colorscale=PROBA_SCALE, colorbar=bar))),
         boundary_trace(grid, F, axes=(panel.xaxis, panel.yaxis)),

@@ -48,7 +48,11 @@ def class_shade(P: np.ndarray) -> np.ndarray:
 
 def grid_probabilities(trace, F32: np.ndarray) -> np.ndarray:
     """p (two classes) or the p_k (K >= 3) of one round's grid F, as the maps draw them."""
-    F = np.clip(np.nan_to_num(np.asarray(F32, dtype=np.float64)), -BIG, BIG)
+    # NaN as 0 and every value within +-BIG, as np.nan_to_num then np.clip made them (a
+    # third of the time in np.nan_to_num, which first made the infinities the largest floats)
+    F = np.array(F32, dtype=np.float64)
+    np.clip(F, -BIG, BIG, out=F)
+    F[np.isnan(F)] = 0.0
     return trace.link(F)
 
 
