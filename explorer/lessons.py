@@ -14,7 +14,6 @@ from typing import Callable
 import numpy as np
 
 from .data import deepest_row
-from .numbers.best_round import best_round
 
 
 @dataclass(frozen=True)
@@ -63,15 +62,17 @@ def _slow(fast, slow, state, train) -> str:
 
 
 def _overfit(trace) -> str:
-    best = best_round(trace)
-    if best is None:
+    v = trace.valid_loss
+    if v is None:
         return "Give the fit a validation share to see the validation loss turn up."
+    # explorer.numbers.best_round's rule (the first argmin), which this layer cannot
+    # import; tests/test_lessons.py checks that the two agree
+    best = int(np.argmin(v))
     M = trace.n_rounds
-    return (f"The validation loss is lowest at round {best.round} ({best.valid:.4f}), where "
-            f"the lesson opens (★ on the chart), and rises to {best.last:.4f} by round {M}, "
-            f"while the training loss keeps falling, to {trace.train_loss[M]:.2g} (the log "
-            f"scale shows it): deep trees (depth {trace.params['max_depth']}) learn the "
-            "noise.")
+    return (f"The validation loss is lowest at round {best} ({v[best]:.4f}), where the "
+            f"lesson opens (★ on the chart), and rises to {v[M]:.4f} by round {M}, while "
+            f"the training loss keeps falling, to {trace.train_loss[M]:.2g} (the log scale "
+            f"shows it): deep trees (depth {trace.params['max_depth']}) learn the noise.")
 
 
 def _splits_used(trace) -> int:

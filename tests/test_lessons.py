@@ -65,6 +65,8 @@ def test_the_overfitting_lesson_opens_at_its_best_round(warm_engine):
     train, valid = split(make_toy(s.data, n=s.n, noise=s.noise, seed=s.dseed), s.valid, s.dseed)
     trace = fit(train.X, train.y, X_valid=valid.X, y_valid=valid.y, **s.fit_params())
     assert s.round == best_round(trace).round
+    assert f"lowest at round {s.round} ({best_round(trace).valid:.4f})" in \
+        LESSONS["overfit"].caption(trace)  # the caption's argmin is the helper's
     at = new_app().run()
     at.button(key="lesson_overfit").click().run()
     assert_clean(at)
