@@ -7,8 +7,10 @@
 // just an exported SVG file, that <svg>. Every visible, non-empty <text> of the chart
 // counts (titles, axis titles, tick labels, legend entries, annotations, colour bar
 // title and ticks), except the hover layer's and the toolbar's. Two texts overlap when
-// their boxes share more than `tolerance` pixels in both directions; a text is cut off
-// when its box reaches more than `tolerance` pixels past the chart's box.
+// their boxes share more than `tolerance` pixels in both directions; a colour bar's
+// title overlaps its tick labels when it shares that much with the box around them all;
+// a text is cut off when its box reaches more than `tolerance` pixels past the chart's
+// box.
 
 (function () {
   const KINDS = [
@@ -56,6 +58,7 @@
       const r = el.getBoundingClientRect();
       if (r.width < 0.5 || r.height < 0.5) continue;
       found.push({ kind: kind(el, root), text: content.slice(0, 70),
+                   bar: el.closest(".colorbar"),
                    box: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } });
     }
     return found;
@@ -79,6 +82,24 @@
         if (depth > tolerance) {
           overlaps.push([describe(all[i]), describe(all[j]), Math.round(depth * 10) / 10]);
         }
+      }
+    }
+    // A colour bar's title against its tick labels taken together: a title that stands
+    // in the labels' column (or row) reads as one of them ("0 F"), even where it meets no
+    // single label, as plotly puts a short title on a vertical bar's right side.
+    for (const title of all.filter((t) => t.kind === "colour bar title")) {
+      const ticks = all.filter((t) => t.kind === "colour bar tick" && t.bar === title.bar);
+      if (!ticks.length) continue;
+      const column = {
+        left: Math.min(...ticks.map((t) => t.box.left)), top: Math.min(...ticks.map((t) => t.box.top)),
+        right: Math.max(...ticks.map((t) => t.box.right)),
+        bottom: Math.max(...ticks.map((t) => t.box.bottom)),
+      };
+      const depth = shared(title.box, column);
+      if (depth > tolerance) {
+        const labels = ticks.map((t) => t.text).join(" ");
+        overlaps.push([describe(title), "its colour bar's tick labels '" + labels.slice(0, 40) + "'",
+                       Math.round(depth * 10) / 10]);
       }
     }
     const cut = [];

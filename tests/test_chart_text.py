@@ -7,6 +7,8 @@ on the exported SVG file of every view and storyboard, shown alone in a blank pa
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import chart_text as ct
@@ -82,7 +84,6 @@ def test_exported_svgs_have_no_overlapping_or_cut_off_text(browser, moons_fit, s
 
 def test_the_check_finds_a_legend_on_an_axis_title_and_a_title_past_the_edge(browser):
     """The check itself: plotly's own placement, without the rule, fails it."""
-    import json
     from pathlib import Path
 
     import plotly
@@ -108,3 +109,47 @@ def test_the_check_finds_a_legend_on_an_axis_title_and_a_title_past_the_edge(bro
     assert any("legend" in a and "x title" in b or "x title" in a and "legend" in b
                for a, b, _ in found["overlaps"]), found
     assert any(text.startswith("title 'A title") for text, _ in found["cut"]), found
+
+
+def _drawn(browser, figures, width=1100):
+    """The check on plotly figures drawn by plotly.js in a blank page, each alone."""
+    from pathlib import Path
+
+    import plotly
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    found = []
+    try:
+        for fig in figures:
+            page.set_content("<!doctype html><html><body style='margin:0'></body></html>")
+            page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data"
+                                         / "plotly.min.js"))
+            page.evaluate("f => Plotly.newPlot(document.body.appendChild("
+                          "document.createElement('div')), f.data, f.layout)",
+                          json.loads(fig if isinstance(fig, str) else fig.to_json()))
+            found += ct.problems(page)
+    finally:
+        page.close()
+    return found
+
+
+def test_the_check_finds_a_colour_bar_title_among_its_tick_labels(browser):
+    """Issue 44, item 4: plotly puts a short title on a vertical colour bar's right side
+    in the column of its tick labels, beside the 0 and over no single label: the check
+    sees the title against the labels together."""
+    fig = dict(data=[dict(type="heatmap", z=[[-0.5, 0.5]], coloraxis="coloraxis")],
+               layout=dict(width=600, height=400, coloraxis=dict(
+                   cmin=-0.5, cmax=0.5, colorbar=dict(title=dict(text="F", side="right"),
+                                                      thickness=14, len=0.8, x=1.0))))
+    (found,) = _drawn(browser, [json.dumps(fig)])
+    assert any("colour bar title 'F'" in a and "tick labels" in b
+               for a, b, _ in found["overlaps"]), found
+
+
+def test_the_update_rows_colour_bar_titles_stand_clear_of_their_ticks(browser, moons_fit):
+    """Issue 44, item 4: the Tree page's update row (the app's chart and the lesson
+    file's: one figure) has no text on other text, its colour bars' titles included."""
+    from explorer.figures.update import update_panels
+    grid = make_grid(moons_fit)
+    figs = [update_panels(moons_fit, m, grid) for m in (1, 10)]
+    found = _drawn(browser, figs)
+    assert not ct.summary(found), "\n".join(ct.summary(found))

@@ -134,7 +134,10 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
             hovertemplate="sample #%{customdata[1]} (out of bag)<extra></extra>"))
     # The colour bar, on a scale of gamma / vmax, vmax in its title: a new tree changes the
     # title alone (a new scale, or new tick labels, would redraw every trace).
-    bar = colorbar(bar_title(vmax, leaf_symbol(trace)), tickvals=[-1.0, 0.0, 1.0], ticktext=["−max", "0", "+max"])
+    # The title on top, its labels just below their ticks: plotly sets a title on the
+    # right in the tick labels' column (beside the 0), and one on top over the +max
+    bar = colorbar(bar_title(vmax, leaf_symbol(trace)), side="top", tickvals=[-1.0, 0.0, 1.0],
+                   ticktext=["−max", "0", "+max"], ticklabelposition="outside bottom")
     data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name="leaf value γ",
                      showlegend=False, hoverinfo="skip", marker=dict(color=[0.0], **panel.colour(
                          dict(cmin=-1.0, cmax=1.0, colorscale=DIVERGING, colorbar=bar,
@@ -179,7 +182,7 @@ def bin_lattice(trace, grid, panel: Panel = ALONE) -> list[dict]:
 
 def bar_title(vmax: float, sym: str = "γ") -> str:
     """The leaf values' colour bar title: its scale ends at ±vmax (w: xgboost's weight)."""
-    return f"leaf value {sym} (max |{sym}| = {number(vmax, 3)})"
+    return f"leaf value {sym}<br>(max |{sym}| = {number(vmax, 3)})"  # on top: two lines
 
 
 def regions_title(trace, m: int, n_leaves: int, k: int = 0, classes=None,

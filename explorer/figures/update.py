@@ -54,7 +54,9 @@ def update_panels(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     layout = base_layout(
         title, height, uirevision, annotations=notes, margin=dict(l=10, r=10, t=90, b=110),
         coloraxis=dict(colorscale=DIVERGING, cmin=-fmax, cmax=fmax,
-                       colorbar=colorbar("F", x=1.0)),
+                       # on top: plotly sets a short title on the right in the tick
+                       # labels' column, where "F" reads as part of the "0" beside it
+                       colorbar=colorbar("F", side="top", x=1.0)),
         coloraxis2=dict(colorscale=DIVERGING, cmin=-smax, cmax=smax,
                         colorbar=dict(title=dict(text="ν·γ", side="right"), thickness=10,
                                       len=0.25, orientation="h", x=0.5, xanchor="center",
