@@ -285,3 +285,42 @@ def test_a_kept_boundary_is_the_boundary_of_its_grid(warm_engine):
                 assert (got["x"], got["y"]) == want
                 got["x"].append(99.0)
                 assert panels.boundary_trace(grid, F)["x"] == want[0]
+
+
+def test_the_rounds_of_a_large_array_are_compared_a_few_at_a_time(monkeypatch):
+    monkeypatch.setattr(bindings, "_STACKED_BYTES", 100)  # 2 rounds of 6 float64 at once
+    same = [np.arange(6.0) for _ in range(9)]
+    assert bindings._all_same(same)
+    for last in range(2, 9):
+        changed = list(same)
+        changed[last] = np.arange(6.0) + 1
+        assert not bindings._all_same(changed), last
+
+
+def test_binding_gives_the_garbage_collector_back(monkeypatch, warm_engine):
+    """bind pauses the cyclic collector while it works, and starts it again even when the
+    chart is refused (and leaves it off where it was off)."""
+    import gc
+    X, y, _ = _problem("moons")
+    trace = explorer.fit(X, y, n_rounds=3)
+    grid = make_grid(trace, resolution=8)
+    seen = []
+
+    def watched(trace, m, *args, **kwargs):
+        seen.append(gc.isenabled())
+        return figures.curves(trace, m, *args, **kwargs)
+
+    assert gc.isenabled()
+    bindings.bind(watched, trace, grid)
+    assert gc.isenabled() and seen and not any(seen)
+    monkeypatch.setattr(bindings, "MAX_TABLE_BYTES", 10)
+    with pytest.raises(bindings.TooLarge):
+        bindings.bind(watched, trace, grid)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        monkeypatch.setattr(bindings, "MAX_TABLE_BYTES", 8 * 2**20)
+        bindings.bind(watched, trace, grid)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -273,6 +273,7 @@ def _diff(values: list, path: list, out: list) -> None:
 
 
 _SHAPE_AND_DTYPE = attrgetter("shape", "dtype")
+_STACKED_BYTES = 4 * 2**20  # the rounds of an array compared at once
 
 
 def _all_same(values: list) -> bool:
@@ -284,9 +285,12 @@ def _all_same(values: list) -> bool:
     if kinds == {np.ndarray} and first.dtype.kind in "biufc" and len(values) > 2 and len(
             set(map(_SHAPE_AND_DTYPE, values))) == 1:
         # an array that follows the round mostly differs at once; one that does not is
-        # compared with every round in one pass (np.array_equal round by round cost a
-        # third of a chart's diff), with np.array_equal's ==, NaN never equal
-        return _same(first, values[1]) and bool((np.stack(values[2:]) == first).all())
+        # compared with the rounds a few MB at a time (np.array_equal round by round cost
+        # a third of a chart's diff), with np.array_equal's ==, NaN never equal
+        step = max(1, _STACKED_BYTES // max(first.nbytes, 1))
+        return _same(first, values[1]) and all(
+            bool((np.stack(values[i:i + step]) == first).all())
+            for i in range(2, len(values), step))
     if type(first) is list:  # the element types of the first list, once
         types = list(map(type, first))
         if all(t in _SCALARS for t in set(types)):
