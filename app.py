@@ -20,9 +20,13 @@ if __name__ == "__main__":
     st.set_page_config(page_title="Boosting Explorer", page_icon=str(assets.ICON),
                        layout="wide", initial_sidebar_state="expanded")
 
+    # The Model page is served at / (Streamlit serves a default page at the root alone),
+    # and /model, the link people type, is a hidden page of its own that sends the
+    # browser to / with the same query: its url_path is the alias's, so the default
+    # page, which still reserves one, takes another that nobody links to.
     PAGES = [
         st.Page("pages/model.py", title="Model", icon=":material/scatter_plot:",
-                url_path="model", default=True),
+                url_path="model-page", default=True),
         st.Page("pages/tree.py", title="Tree", icon=":material/account_tree:", url_path="tree"),
         st.Page("pages/sample.py", title="Sample", icon=":material/my_location:",
                 url_path="sample"),
@@ -39,8 +43,14 @@ if __name__ == "__main__":
         st.Page("pages/sweep.py", title="Sweep", icon=":material/grid_view:",
                 url_path="sweep"),
     ]
+    MODEL_ALIAS = "model"
+    # after the default page, so that st.switch_page("pages/model.py") finds that first
+    ALIASES = [st.Page("pages/model.py", title="Model", url_path=MODEL_ALIAS,
+                       visibility="hidden")]
 
-    page = st.navigation(PAGES, position="top")
+    page = st.navigation(PAGES + ALIASES, position="top")
+    if page.url_path == MODEL_ALIAS:  # to the canonical link, before anything is drawn
+        st.switch_page(PAGES[0], query_params=st.query_params.to_dict())
     st.sidebar.markdown("### :material/forest: Boosting Explorer")
     assets.preload()  # plotly.js runs in the browser while the engine is imported and fits
 
