@@ -136,20 +136,32 @@ class Settings:
         ``data_label`` goes in as given: escape it for the place it is shown (Streamlit
         markdown) first.
         """
+        return f"{data_label} · " + ", ".join(self.caption_parts())
+
+    def caption_parts(self) -> list[str]:
+        """The settings of :meth:`caption`, one phrase each, in its order."""
         if self.hessian:
-            rule = (f"second-order trees (λ = {self.reg_lambda:g}, γ = {self.gamma:g}, "
-                    f"min child weight {self.min_child_weight:g})")
+            rule = [f"second-order trees (λ = {self.reg_lambda:g}, γ = {self.gamma:g}, "
+                    f"min child weight {self.min_child_weight:g})"]
         elif self.histogram:
             limit = f"≤ {self.max_leaves} leaves" if self.max_leaves else "no leaf limit"
-            rule = (f"histogram trees ({self.max_bins} bins, {limit}, min "
-                    f"{self.min_samples_leaf} per leaf, λ = {self.reg_lambda:g})")
+            rule = [f"histogram trees ({self.max_bins} bins, {limit}, min "
+                    f"{self.min_samples_leaf} per leaf, λ = {self.reg_lambda:g})"]
         else:
-            limit = f"≤ {self.max_leaves} leaves, " if self.max_leaves else ""
-            sub = f", subsample {self.subsample:g}" if self.subsample < 1 else ""
-            rule = f"{limit}min {self.min_samples_leaf} per leaf{sub}, {self.leaf_name} leaves"
-        return (f"{data_label} · {self.loss_name}, M = {self.n_rounds}, "
-                f"ν = {self.learning_rate:g}, {self.depth_text}, {rule}, "
-                f"seed {self.random_state}")
+            rule = ([f"≤ {self.max_leaves} leaves"] if self.max_leaves else []) + [
+                f"min {self.min_samples_leaf} per leaf"] + (
+                [f"subsample {self.subsample:g}"] if self.subsample < 1 else []) + [
+                f"{self.leaf_name} leaves"]
+        return [self.loss_name, f"M = {self.n_rounds}", f"ν = {self.learning_rate:g}",
+                self.depth_text, *rule, f"seed {self.random_state}"]
+
+    def shared_caption(self, other: "Settings", data_label: str, also: str = "") -> str:
+        """The caption of two fits side by side (the Compare page's): the data, then only
+        the settings both have, then ``also`` (what else both share, such as flipped
+        labels); each side's own title names what differs."""
+        theirs = other.caption_parts()
+        shared = [part for part in self.caption_parts() if part in theirs]
+        return f"{data_label} · both sides: " + ", ".join(shared + ([also] if also else []))
 
     def params_line(self) -> str:
         """The parameter line under a printed storyboard's title (the print template)."""

@@ -4,9 +4,23 @@ import streamlit as st
 
 from explorer import app, figures
 from explorer.data import deepest_row
+from explorer.settings import Settings
 from explorer.state import COMPARISONS, PAIRS, REGRESSION_PAIRS
 
-ctx = app.page("Compare: two settings on the same data, round by round")
+# the settings line names what the two fits share, not the sidebar's one fit: written
+# here once both are made
+ctx = app.page("Compare: two settings on the same data, round by round", caption=False)
+header = st.empty()
+
+
+def shared_caption(ctx, fits, flip) -> str:
+    """The two fits' settings line: the data, the settings both sides have and the
+    labels flipped on both; each side's title names what differs."""
+    also = ("one training label flipped (the point deepest inside its class)"
+            if flip == "deepest" else f"{flip:.0%} of the training labels flipped"
+            if flip else "")
+    a, b = (Settings.of(fit[0].params) for fit in fits)
+    return a.shared_caption(b, app.md_escape(ctx.data_label), also)
 
 
 def body(ctx):
@@ -25,6 +39,7 @@ def body(ctx):
             st.error(f"{app.md_escape(name)}: this setting cannot be fitted: "
                      f"{app.md_escape(str(error))}", icon=":material/error:")
             return
+    header.caption(shared_caption(ctx, fits, flip))
     app.lesson(ctx, s, "compare", fits[0][0], fits[1][0])
     if s.is_regression and s.pair == "leafrule":
         st.caption("With squared error every hessian is 1: the Newton step Σr / Σh is the "

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 
-from apptest_helpers import assert_clean, charts, open_page, page_text, unescape
+from apptest_helpers import (assert_clean, chart_payloads, charts, open_page, page_text,
+                              unescape)
 from explorer import fit
 from explorer.data import make_toy, split
 from explorer.figures import residual_map
@@ -248,3 +249,38 @@ def test_exported_file_names_state_the_datas_own_size(tmp_path):
     assert "_iris150_" in html and "iris400" not in html
     assert all("_iris150_" in n for n in _file_names(State(data="iris", n=400), "tree", 3))
     assert State(data="moons", n=250).slug().startswith("moons250_")
+
+
+# Issue 44, item 6 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", [dict(pair="depth", round=10), dict(pair="outliers"),
+                                   dict(pair="outlier"), dict(pair="split"),
+                                   dict(pair="leafrule"), dict(pair="lr", split="hessian")],
+                         ids=lambda q: "-".join(map(str, q.values())))
+def test_compares_caption_names_what_both_sides_share(query):
+    """Item 6: the line under Compare's title names the settings the two fits share
+    (the flipped labels too) and none that only one side has; each side's title names
+    what differs."""
+    from explorer.app.component import fit_of
+    from explorer.settings import Settings
+    at = open_page("pages/compare.py", **query)
+    assert_clean(at)
+    caption = unescape(at.caption[0].value)
+    sides = [unescape(m.value).strip("*") for m in at.markdown
+             if m.value.startswith("**") and "Round" not in m.value]
+    assert len(sides) == 2, sides
+    # the two fits on screen, as the charts were given them
+    traces = [fit_of(p["step"]["record"]).trace for p in chart_payloads(at)[:2]]
+    assert traces[0] is not traces[1]
+    # each fit's own settings line, cut into its settings (no cut inside brackets)
+    a, b = (re.split(r", (?![^()]*\))", Settings.of(t.params).caption("").split(" · ", 1)[1])
+            for t in traces)
+    for part in a + b:
+        assert (part in caption) == (part in a and part in b), (part, caption)
+    assert "both sides" in caption
+    if query["pair"] == "depth":
+        assert "depth" not in caption and sides == ["depth 1", "depth 3"]
+    if query["pair"].startswith("outlier"):
+        assert "log-loss" not in caption and "exponential" not in caption
+        assert "flipped" in caption and sides == ["log-loss", "exponential loss"]

@@ -263,12 +263,13 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
                 icon=":material/school:")
 
 
-def page(title: str, drawing: bool = False) -> Context:
+def page(title: str, drawing: bool = False, caption: bool = True) -> Context:
     """Guard the router, print the page header, return the context (or stop with a message).
 
     ``drawing``: the page where points are drawn by hand (the Model page). On drawn data
     it shows the drawing tools, and while the points are too few to fit, the bare plane
-    to draw on.
+    to draw on. ``caption``: the settings line under the title (False: the page writes
+    its own, as Compare does for its two fits).
     """
     _ensure_routed()
     ctx, error = st.session_state.get(_CTX, (None, None))
@@ -284,7 +285,8 @@ def page(title: str, drawing: bool = False) -> Context:
         finish()  # what app.py would call after the page: nothing is drawn after st.stop
         st.stop()
     st.markdown(f"#### {title}")
-    st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
+    if caption:
+        st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
     if drawing:
         draw.tools(store.peek())
     return ctx
