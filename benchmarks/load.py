@@ -63,6 +63,7 @@ import http.client
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -73,13 +74,16 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlparse
 
 from deploy.run_cluster import start_cluster
-from explorer.process import start_server, tree_cpu, tree_rss
+from explorer.process import CACHE_REPORT_ENV, start_server, tree_cpu, tree_rss
 
 # Bounds: the harness refuses to go beyond these (it is a benchmark, not a stress tool).
 MAX_SESSIONS = 100
 MAX_SECONDS = 300.0
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before the session counts as failed
 CLICK_SECONDS = 0.3  # between two clicks on "next" in a burst of steps
+# The round bar's watchdog (explorer/app/stepper.js RECONNECT_MS, STUCK_MS)
+RECONNECT_S = 0.5
+STUCK_S = 1.0
 
 _ROUND_LABEL = re.compile(r"^\*\*Round (\d+)\*\* / (\d+)$")
 XSRF_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends without an XSRF cookie
@@ -124,6 +128,7 @@ class Run:
     round: int | None  # from the round label "**Round m** / M"
     rounds: int | None
     caption: str  # the run's captions, one a line (one states the data and parameters)
+    at: float = 0.0  # time.monotonic() when it finished
 
 
 @dataclass
@@ -149,20 +154,25 @@ class Session:
     round: int | None = None
     rounds: int | None = None
     values: dict = field(default_factory=dict)  # user key -> slider value the user set
+    last_kind: str = ""  # the last run's kind ("step" is a fragment's)
     _ws: object = None
     _held: dict = field(default_factory=dict)  # cacheable message hash -> run number
     _runs: int = 0
 
     async def open(self) -> None:
         """Load the page (for cookies, as a browser does) and open the WebSocket."""
-        import websockets
-
         status, headers, _ = await asyncio.to_thread(
             http_get, self.url, "/?" + self.query if self.query else "/",
             headers=self.cookie_header())
         if status != 200:
             raise SessionError(f"GET / answered {status}")
         self._take_cookies(headers)
+        await self._connect()
+
+    async def _connect(self) -> None:
+        """Open the WebSocket (with the previous session id, as the frontend sends it)."""
+        import websockets
+
         ws_url = "ws" + self.url[len("http"):] + "/_stcore/stream"
         protocols = ["streamlit", XSRF_PLACEHOLDER] + ([self.session_id] if self.session_id
                                                        else [])
@@ -197,11 +207,12 @@ class Session:
         """A full rerun with what the session has set (as after a reconnect)."""
         return await self._rerun("full")
 
-    async def set_round(self, m: int, *, fragment: bool = True) -> Run:
+    async def set_round(self, m: int, *, fragment: bool = True,
+                        timeout: float = RUN_TIMEOUT) -> Run:
         """Move the round slider to m (a fragment rerun, unless fragment=False)."""
         run = await self._rerun("step" if fragment else "full",
                                 slider={"round": float(m)}, fragment_of="round" if fragment
-                                else None, query={"round": str(m)})
+                                else None, query={"round": str(m)}, timeout=timeout)
         if run.round != m:
             raise SessionError(f"asked for round {m}, the page shows {run.round}")
         return run
@@ -219,10 +230,71 @@ class Session:
         return await self._rerun("full", slider={k: float(v) for k, v in values.items()},
                                  query={k: f"{v:g}" for k, v in values.items()})
 
+    # --- after the server process died ---
+
+    def view(self) -> tuple:
+        """What the student sees, as the link says it: page, query string (round and
+        every setting)."""
+        return (self.page_hash, tuple(sorted(parse_qsl(self.query))))
+
+    async def closed(self) -> None:
+        """Return when the WebSocket is closed (the browser hears of it at once)."""
+        await self._ws.wait_closed()
+
+    async def recover(self) -> tuple[Run, str]:
+        """What a browser does when its WebSocket drops, until its view is back: a run.
+
+        Streamlit's frontend waits 250-500 ms, then polls ``/_stcore/health`` (doubling
+        its wait, at most 4 s) and reconnects with its session id. If its last run was a
+        fragment's, it asks for a full run itself ("rerun"). Else the round bar
+        (explorer/app/stepper.js) sends its round RECONNECT_S later: a process that
+        still has the session runs it ("bar"); one that does not drops it, and after
+        STUCK_S the bar's watchdog loads the page again at its link ("reload": a new
+        session, the address's query string, no widget state).
+        Returns the run and which of the three it was.
+        """
+        await self.close_quietly()
+        wait = random.uniform(0.25, 0.5)
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                status, headers, _ = await asyncio.to_thread(
+                    http_get, self.url, "/_stcore/health", headers=self.cookie_header(),
+                    timeout=5)
+                self._take_cookies(headers)
+                if status == 200:
+                    await self._connect()
+                    break
+            except Exception:
+                await self.close_quietly()
+            wait = min(4.0, 2 * wait)
+        if self.last_kind == "step":
+            return await self._rerun("full"), "rerun"
+        await asyncio.sleep(RECONNECT_S)
+        try:
+            m = int(dict(parse_qsl(self.query)).get("round", 0))  # the bar's, in the link
+            return await self.set_round(m, timeout=STUCK_S), "bar"
+        except SessionError:
+            pass
+        while (await asyncio.to_thread(http_get, self.url, "/_stcore/health",
+                                       headers=self.cookie_header()))[0] != 200:
+            await asyncio.sleep(STUCK_S)
+        await self.close_quietly()
+        self.session_id, self.page_hash, self.values, self._held = "", "", {}, {}
+        await self.open()
+        return await self.load(), "reload"
+
+    async def close_quietly(self) -> None:
+        try:
+            await self.close()
+        except Exception:
+            self._ws = None
+
     # --- the protocol ---
 
     async def _rerun(self, kind: str, *, slider: dict | None = None, trigger: str = "",
-                     fragment_of: str | None = None, query: dict | None = None) -> Run:
+                     fragment_of: str | None = None, query: dict | None = None,
+                     timeout: float = RUN_TIMEOUT) -> Run:
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
         if query:  # a bound widget rewrites the address bar; the browser sends it along
@@ -253,9 +325,9 @@ class Session:
         started = time.perf_counter()
         await self._ws.send(msg.SerializeToString())
         try:
-            run = await asyncio.wait_for(self._receive(kind, started), RUN_TIMEOUT)
+            run = await asyncio.wait_for(self._receive(kind, started), timeout)
         except asyncio.TimeoutError:
-            raise SessionError(f"no script_finished within {RUN_TIMEOUT:.0f} s") from None
+            raise SessionError(f"no script_finished within {timeout:.0f} s") from None
         return run
 
     def _widget_id(self, key: str) -> str:
@@ -293,8 +365,9 @@ class Session:
                     continue  # st.rerun() inside the script: the run goes on
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise SessionError("the script did not compile")
+                self.last_kind = kind
                 return Run(kind, time.perf_counter() - started, n, nbytes, self.round,
-                           self.rounds, "\n".join(c for c in captions if c))
+                           self.rounds, "\n".join(c for c in captions if c), time.monotonic())
 
     def _read_delta(self, delta) -> str:
         """Note widget ids, fragment ids and the round label; return a caption's text."""
@@ -448,6 +521,246 @@ async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
     return result
 
 
+# --- a process that dies, a restart, an hour --------------------------------------------
+
+
+@dataclass
+class Back:
+    """One student through a failure: where it was, how its view came back."""
+
+    student: int
+    before: str  # the process (X-Upstream, or the server's port) it was on
+    after: str = ""
+    seconds: float | None = None  # from the kill to the run that showed its view again
+    how: str = ""  # "rerun", "bar" or "reload" (Session.recover)
+    equal: bool | None = None  # page, round and settings as before
+    error: str = ""
+    affected: bool = False  # its connection dropped
+
+
+def _link(i: int) -> str:
+    """Student i's own view: a round and a setting of its own (three depths, five rates)."""
+    return urlencode({"round": 3 + i % 40, "lr": PARAM_VALUES["lr"][i % 3],
+                      "depth": PARAM_VALUES["depth"][i // 3 % 3]})
+
+
+async def _student(i: int, url: str, clock: dict, think: float, killed: dict,
+                   back: Back, rng: random.Random, started: asyncio.Event | None = None
+                   ) -> list:
+    """Step rounds (a fragment rerun every ``think`` s on average) until the deadline; when
+    the connection drops, recover as a browser does and check the view that comes back."""
+    session = Session(url, query=_link(i))
+    runs = []
+    try:
+        await session.open()
+        runs.append(await session.load())
+        back.before = session.upstream or url
+    except Exception as error:
+        back.error = f"load: {type(error).__name__}: {error}"
+        if started is not None:
+            started.set()
+        return runs
+    if started is not None:
+        started.set()
+    reading = i % 3 == 2  # reads the page it loaded until the kill: its last run was a full one
+    while time.monotonic() < clock["deadline"]:
+        try:
+            wait = think * rng.uniform(0.5, 1.5) if not reading or "at" in killed else 0.2
+            pause = asyncio.ensure_future(asyncio.sleep(wait))
+            closed = asyncio.ensure_future(session.closed())
+            await asyncio.wait({pause, closed}, return_when=asyncio.FIRST_COMPLETED)
+            pause.cancel(), closed.cancel()
+            if session._ws.state.name != "OPEN":
+                raise ConnectionError("closed")
+            if reading and "at" not in killed:
+                continue
+            m = session.round + 1 if session.round < session.rounds else 0
+            runs.append(await session.set_round(m))
+        except Exception as error:  # the connection dropped (or a run failed)
+            if "at" not in killed or back.affected:
+                back.error = back.error or f"{type(error).__name__}: {error}"
+                break
+            back.affected = True
+            view = session.view()
+            try:
+                run, back.how = await asyncio.wait_for(session.recover(), 60)
+            except Exception as error:
+                back.error = f"recover: {type(error).__name__}: {error}"
+                break
+            runs.append(run)
+            back.seconds = run.at - killed["at"]
+            back.after = session.upstream or url
+            link = dict(view[1])  # a setting at its default is not in the link
+            m = int(link.get("round", 0))
+            shown = shown_setting(run.caption)
+            asked = (float(link.get("lr", DEFAULTS["lr"])),
+                     int(link.get("depth", DEFAULTS["depth"])))
+            back.equal = session.view() == view and run.round == m and shown == asked
+    await session.close_quietly()
+    return runs
+
+
+async def failure(url: str, n: int, kill, *, before: float = 6.0, after: float = 12.0,
+                  think: float = 1.0, seed: int = 0) -> tuple[list, list]:
+    """n students stepping at ``url``; ``before`` s after the last has loaded, ``kill()``
+    (on a thread), then ``after`` s more. Returns (one Back per student, their runs)."""
+    rng = random.Random(seed)
+    killed = {}
+    backs = [Back(i, "") for i in range(n)]
+    loaded = [asyncio.Event() for _ in range(n)]
+    clock = {"deadline": float("inf")}  # set once everyone is in and the kill is done
+
+    async def student(i):
+        await asyncio.sleep(2.0 * i / n)
+        return await _student(i, url, clock, think, killed, backs[i],
+                              random.Random(rng.random()), loaded[i])
+
+    async def killer():
+        await asyncio.gather(*(e.wait() for e in loaded))
+        await asyncio.sleep(before)
+        killed["at"] = time.monotonic()
+        await asyncio.to_thread(kill)
+        clock["deadline"] = time.monotonic() + after
+
+    tasks = [asyncio.ensure_future(student(i)) for i in range(n)]
+    await killer()
+    runs = [r for t in await asyncio.gather(*tasks) for r in t]
+    return backs, runs
+
+
+def failure_table(backs: list) -> str:
+    lines = [f"{'student':>7} {'process':>16} {'then on':>16} {'back s':>7} "
+             f"{'how':>7} {'view equal':>10}  error"]
+    for b in backs:
+        if not b.affected and not b.error:
+            lines.append(f"{b.student:>7} {b.before:>16} {'(untouched)':>16} {'-':>7} "
+                         f"{'-':>7} {'-':>10}")
+            continue
+        seconds = "-" if b.seconds is None else f"{b.seconds:.2f}"
+        equal = "-" if b.equal is None else ("yes" if b.equal else "NO")
+        lines.append(f"{b.student:>7} {b.before:>16} {b.after:>16} {seconds:>7} "
+                     f"{b.how:>7} {equal:>10}  {b.error}")
+    hit = [b for b in backs if b.affected]
+    times = [b.seconds for b in hit if b.seconds is not None]
+    lines.append(f"{len(hit)} of {len(backs)} students on the process that died; back in "
+                 f"{min(times, default=float('nan')):.2f}-{max(times, default=float('nan')):.2f}"
+                 f" s (median {statistics.median(times) if times else float('nan'):.2f}); "
+                 f"views equal {sum(bool(b.equal) for b in hit)} of {len(hit)}; errors "
+                 f"{sum(bool(b.error) for b in backs)}")
+    return "\n".join(lines)
+
+
+def failover(n: int = 12, *, before: float = 6.0, after: float = 12.0, think: float = 1.0,
+             prefix: Path | None = None) -> tuple[list, list, object]:
+    """Two processes behind nginx, supervised; n students stepping; SIGKILL to the
+    process of student 0. Returns (backs, runs, the cluster's restarts)."""
+    cluster = start_cluster(2, prefix=prefix)
+    cluster.supervise()
+    try:
+        for app in cluster.apps:
+            asyncio.run(_warm(app.url))
+        holder = {}
+
+        def kill():
+            victim = cluster.app_for(holder["first"])
+            os.kill(victim.pid, signal.SIGKILL)
+
+        async def scenario():
+            task = asyncio.ensure_future(failure(cluster.url, n, kill, before=before,
+                                                 after=after, think=think))
+            while not holder:  # the process of the first student to load is killed
+                await asyncio.sleep(0.05)
+            return await task
+
+        async def first_upstream():
+            s = Session(cluster.url)
+            await s.open()
+            holder["first"] = s.upstream
+            await s.close()
+
+        asyncio.run(first_upstream())
+        backs, runs = asyncio.run(scenario())
+        return backs, runs, list(cluster.restarts)
+    finally:
+        cluster.stop()
+
+
+def restart(n: int = 30, *, before: float = 4.0, after: float = 12.0, think: float = 1.0,
+            tmp: Path | None = None) -> tuple[list, list, float]:
+    """One process and n students stepping; the process is stopped (SIGTERM) and started
+    again on its port, with numba's cache warm. Returns (backs, runs, seconds the new
+    process took to answer its health check)."""
+    tmp = Path(tempfile.mkdtemp(prefix="load-restart-")) if tmp is None else tmp
+    server = start_server(tmp / "server.log", count_fits=True)
+    held = {"server": server}
+    try:
+        asyncio.run(_warm(server.url))
+
+        def stop_and_start():
+            held["server"].stop()
+            began = time.perf_counter()
+            held["server"] = start_server(tmp / "server.log", port=server.port,
+                                          count_fits=True, keep_log=True)
+            held["start"] = time.perf_counter() - began
+
+        backs, runs = asyncio.run(failure(server.url, n, stop_and_start, before=before,
+                                          after=after, think=think))
+        return backs, runs, held.get("start", float("nan"))
+    finally:
+        held["server"].stop()
+
+
+# The soak: students keep going for the whole run; a window's row once it ends.
+SOAK_HEADER = (f"{'window':>9} {'reruns':>7} {'p50 ms':>7} {'p95 ms':>7} {'failed':>6} "
+               f"{'RSS MB':>15} {'fits MB':>11} {'grids MB':>11} {'records MB':>11} "
+               f"{'figures MB':>11} {'data MB':>9} {'blobs MB':>9}")
+
+
+async def soak(url: str, apps: list, n: int, seconds: float, window: float, *,
+               think: float = 2.0, param_share: float = 0.1, seed: int = 0,
+               out=sys.stdout) -> list[dict]:
+    """n students, each acting every ``think`` s on average (``param_share`` of the
+    actions a change of lr or depth, the rest a burst of steps and its rerun), for
+    ``seconds``; every ``window`` s a row: runs, p50/p95, failures, and per process its
+    RSS and its caches' bytes (the processes report them: CACHE_REPORT_ENV)."""
+    runs, failures, rows = [], [], []
+    started = time.monotonic()
+    deadline = started + seconds
+
+    async def student(i):
+        rng = random.Random(seed * 1000 + i)
+        await asyncio.sleep(10.0 * i / n)  # students arrive over ten seconds
+        while time.monotonic() < deadline:
+            result = LevelResult(n, seconds, runs, failures, set())
+            await simulate(i, url, deadline, think, param_share, False, None, rng, result,
+                           burst=5)
+
+    def row(k):
+        lo, hi = started + k * window, started + (k + 1) * window
+        times = [r.seconds for r in runs if lo <= r.at < hi]
+        caches = [app.caches() for app in apps]
+        mb = lambda key: "/".join(f"{c.get(key, 0) / 2**20:.1f}" for c in caches)  # noqa: E731
+        fails = len(failures) - sum(r["failed"] for r in rows)
+        rss = "/".join(f"{app.rss() / 2**20:.0f}" for app in apps)
+        rows.append(dict(window=k, reruns=len(times), p50=1000 * percentile(times, 50),
+                         p95=1000 * percentile(times, 95), failed=fails,
+                         rss=[app.rss() for app in apps], caches=caches))
+        print(f"{(k * window) / 60:>4.0f}-{(k + 1) * window / 60:<4.0f} {len(times):>7} "
+              f"{rows[-1]['p50']:>7.0f} {rows[-1]['p95']:>7.0f} {fails:>6} {rss:>15} "
+              f"{mb('fits'):>11} {mb('grids'):>11} {mb('records'):>11} {mb('figures'):>11} "
+              f"{mb('data'):>9} {mb('blobs'):>9}", file=out, flush=True)
+
+    async def windows():
+        for k in range(int(round(seconds / window))):
+            await asyncio.sleep(max(0.0, started + (k + 1) * window - time.monotonic()))
+            await asyncio.to_thread(row, k)
+
+    await asyncio.gather(windows(), *(student(i) for i in range(n)))
+    for i, reason in failures[:10]:
+        print(f"  student {i} failed: {reason}", file=out)
+    return rows
+
+
 # --- the report ------------------------------------------------------------------------
 
 
@@ -479,11 +792,27 @@ def row(r: LevelResult) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", default="1,10,30,60",
-                        help="comma-separated concurrent session counts (default 1,10,30,60)")
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds per level")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean pause between a session's actions, s (0 = no pause)")
+    parser.add_argument("--sessions",
+                        help="comma-separated concurrent session counts (default 1,10,30,60; "
+                             "--failover 12, --restart 30, --soak 100)")
+    parser.add_argument("--duration", type=float,
+                        help="seconds per level (default 20; --soak 3600)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--failover", action="store_true",
+                      help="2 processes behind nginx, supervised; students stepping; SIGKILL "
+                           "to one process: per student the time back, the view, any error")
+    what.add_argument("--restart", action="store_true",
+                      help="1 process, students stepping; the process stopped and started "
+                           "again on its port (numba's cache warm): the same table")
+    what.add_argument("--soak", action="store_true",
+                      help="students on 2 processes behind nginx, each acting every --think "
+                           "s (default 2), 10%% of actions a setting: per --window, RSS, the "
+                           "caches' bytes, p50/p95 and failures")
+    parser.add_argument("--window", type=float, default=300.0,
+                        help="--soak: seconds per row (default 300)")
+    parser.add_argument("--think", type=float,
+                        help="mean pause between a session's actions, s (0 = no pause; "
+                             "default 1, --soak 2)")
     parser.add_argument("--param-share", type=float, default=0.1,
                         help="share of actions that change lr or depth (a full rerun)")
     parser.add_argument("--burst", type=int, default=5,
@@ -505,7 +834,11 @@ def main(argv=None) -> int:
                              "and the app's ratio to it")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    levels = [int(s) for s in args.sessions.split(",")]
+    if args.failover or args.restart or args.soak:
+        return _failures(args)
+    args.think = 1.0 if args.think is None else args.think
+    args.duration = args.duration or 20.0
+    levels = [int(s) for s in (args.sessions or "1,10,30,60").split(",")]
     if args.url:
         check_loopback(urlparse(args.url).hostname)
 
@@ -543,6 +876,62 @@ def main(argv=None) -> int:
           "fits/settings: fits the processes performed / distinct (process, lr, depth) the "
           "sessions used;\nequal = each setting fitted once per process, for everyone on it.")
     return 1 if failed else 0
+
+
+def _failures(args) -> int:
+    """--failover, --restart and --soak."""
+    n = int(args.sessions or (12 if args.failover else 30 if args.restart else 100))
+    if not 1 <= n <= MAX_SESSIONS:
+        raise ValueError(f"sessions must be 1..{MAX_SESSIONS}")
+    if args.soak:
+        seconds = args.duration or 3600.0
+        think = 2.0 if args.think is None else args.think
+        print(f"soak: {n} students on 2 processes behind nginx for {seconds / 60:g} min, each "
+              f"acting every {think:g} s on average, {args.param_share:.0%} of actions a "
+              f"setting; a row per {args.window / 60:g} min; {os.cpu_count()} cores")
+        print("RSS, caches: per process (a/b); fits, grids, records, figures, data, blobs: "
+              "bytes the caches hold (explorer.process.cache_bytes)")
+        print(SOAK_HEADER)
+        with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
+            cluster = start_cluster(2, prefix=Path(tmp),
+                                    env={CACHE_REPORT_ENV: str(min(30.0, args.window / 2))})
+            cluster.supervise()
+            try:
+                for app in cluster.apps:
+                    asyncio.run(_warm(app.url))
+                rows = asyncio.run(soak(cluster.url, cluster.apps, n, seconds, args.window,
+                                        think=think, param_share=args.param_share,
+                                        seed=args.seed))
+                restarts = list(cluster.restarts)
+            finally:
+                cluster.stop()
+        if restarts:
+            print(f"processes started again: {restarts}")
+        return 1 if any(r["failed"] for r in rows) or restarts else 0
+    think = 1.0 if args.think is None else args.think
+    if args.failover:
+        print(f"failover: {n} students stepping (one step every {think:g} s on average) on 2 "
+              "processes behind nginx; SIGKILL to one process 6 s after all have loaded")
+        backs, _, restarts = failover(n, think=think)
+        print(failure_table(backs))
+        print("the supervisor started the killed process again: "
+              + ", ".join(f"{what} on port {port} ({s:.1f} s to healthy)"
+                          for what, port, _, s in restarts))
+    else:
+        print(f"restart: {n} students stepping (one step every {think:g} s on average) on "
+              "one process; the process stopped (SIGTERM) and started again on its port, "
+              "numba's cache warm")
+        backs, _, start = restart(n, think=think)
+        print(failure_table(backs))
+        print(f"the new process answered its health check {start:.1f} s after the old one "
+              "was stopped")
+    print("back s: from the kill to the run that shows the student's view again; how: "
+          "rerun = Streamlit's frontend\nreran (its last run was a fragment's), bar = the "
+          "round bar's round after the reconnect,\nreload = the bar's watchdog loaded the "
+          "page again at its link (a new session); view equal: page, round\nand settings "
+          "as the link had them, shown by the page.")
+    bad = [b for b in backs if b.error or (b.affected and not b.equal)]
+    return 1 if bad else 0
 
 
 FLOOR = Path(__file__).with_name("floor_app.py")

@@ -44,6 +44,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 _FITS = re.compile(r"^\[explorer\] fits=(\d+)$", re.M)
+_CACHES = re.compile(r"^\[explorer\] caches (\{.*\})$", re.M)
+# Seconds between two reports of the caches' sizes by the fit-counting wrapper (unset:
+# none; each report walks the caches, a few milliseconds).
+CACHE_REPORT_ENV = "EXPLORER_CACHE_REPORT"
 
 
 def free_port() -> int:
@@ -75,6 +79,13 @@ class AppServer:
         counts = _FITS.findall(self.log.read_text(errors="replace"))
         return int(counts[-1]) if counts else 0
 
+    def caches(self) -> dict:
+        """The last report of the process's cache sizes in bytes (:func:`cache_bytes`),
+        or {} (started without ``count_fits`` and :data:`CACHE_REPORT_ENV`)."""
+        import json
+        reports = _CACHES.findall(self.log.read_text(errors="replace"))
+        return json.loads(reports[-1]) if reports else {}
+
     def rss(self) -> int:
         """Resident memory of the server and its children, in bytes."""
         return tree_rss(self.pid)
@@ -85,7 +96,8 @@ class AppServer:
 
 def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
                  env: dict | None = None, timeout: float = 120.0,
-                 count_fits: bool = False, app: Path = APP) -> AppServer:
+                 count_fits: bool = False, app: Path = APP,
+                 keep_log: bool = False) -> AppServer:
     """Start ``streamlit run app.py`` (or another script, ``app``) on 127.0.0.1 and wait
     for its health check.
 
@@ -107,6 +119,9 @@ def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
     app : Path
         The Streamlit script to run: the app by default (benchmarks/bench_app.py also
         times a bare one).
+    keep_log : bool
+        Add to ``log`` instead of starting it anew (a process started again on the
+        same port by ``deploy/run_cluster.py`` keeps its predecessor's output above).
 
     Raises
     ------
@@ -124,7 +139,9 @@ def start_server(log: Path, *, port: int | None = None, extra_args: tuple = (),
                else [sys.executable, "-m", "streamlit", "run", str(app), *args])
     log.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    with open(log, "w") as out:
+    with open(log, "a" if keep_log else "w") as out:
+        if keep_log:
+            out.write(f"--- started again {time.strftime('%Y-%m-%d %H:%M:%S')} ---\n")
         process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                                    env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     server = AppServer(f"http://{HOST}:{port}", port, process, log, started)
@@ -284,9 +301,81 @@ def _serve(argv: list[str]) -> int:
                 last = count
             time.sleep(0.05)
 
+    def report_caches(every: float):
+        import json
+        while True:
+            time.sleep(every)
+            try:
+                print(f"[explorer] caches {json.dumps(cache_bytes())}", flush=True)
+            except Exception as error:  # a report is never worth the server
+                print(f"[explorer] caches not measured: {error!r}", flush=True)
+
     threading.Thread(target=report_fits, name="fit-count", daemon=True).start()
+    if os.environ.get(CACHE_REPORT_ENV):
+        threading.Thread(target=report_caches, args=(float(os.environ[CACHE_REPORT_ENV]),),
+                         name="cache-report", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *argv]
     return cli.main()
+
+
+def cache_bytes() -> dict[str, int]:
+    """Bytes the app's caches hold in this server process, by kind: fits (each cached
+    Trace's record, ``Trace.nbytes``), grids (F on the plane), records (the browser's
+    bytes of a fit), figures (the JSON of the figure caches and of the sweep's fits),
+    data (the toy sets' points), blobs (the chart addresses' store, strings shared with
+    the figure caches). Every ``st.cache_resource`` of every session is walked; an
+    object held twice counts once."""
+    import dataclasses
+
+    import numpy as np
+    from streamlit.runtime.caching import cache_resource_api
+
+    from explorer.app import blobs
+    from explorer.app.figure_cache import FigureCache
+    from explorer.dataset import Data
+    from explorer.numbers.grid import Grid
+    from explorer.sweep import FitCache
+    from explorer.trace import Trace
+
+    sizes = dict(fits=0, grids=0, records=0, figures=0, data=0)
+    seen = set()
+
+    def add(value, depth=0):
+        if id(value) in seen or depth > 3:
+            return
+        seen.add(id(value))
+        if isinstance(value, Trace):
+            sizes["fits"] += value.nbytes
+        elif isinstance(value, Grid):
+            sizes["grids"] += value.F.nbytes
+        elif isinstance(value, (bytes, bytearray)):
+            sizes["records"] += len(value)
+        elif isinstance(value, FigureCache):
+            sizes["figures"] += value.nbytes()
+        elif isinstance(value, FitCache):
+            with value._lock:
+                entries = list(value._items.values())
+            for entry in entries:
+                add(entry, depth + 1)
+        elif isinstance(value, Data):
+            for part in (value.train, value.valid):
+                if part is not None:
+                    arrays = (getattr(part, f.name) for f in dataclasses.fields(part))
+                    sizes["data"] += sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
+        elif isinstance(value, tuple):  # (trace, grid, key), (fitted, size), ...
+            for item in value:
+                add(item, depth + 1)
+
+    caches = cache_resource_api._resource_caches
+    with caches._caches_lock:
+        every = [c for per in caches._function_caches.values() for c in per.values()]
+    for cache in every:
+        with cache._mem_cache_lock:
+            values = [result.value for result in cache._mem_cache.values()]
+        for value in values:
+            add(value)
+    sizes["blobs"] = blobs._bytes
+    return sizes
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@
 const IDLE_MS = 300;
 const PLAY_MS = 100;  // ten rounds a second
 const HOLD_MS = 5000;  // a page link waits at most this long for the page's run
+const STUCK_MS = 1000;  // a round sent and not run within this (no run going): session gone
+const RECONNECT_MS = 500;  // after a reconnect, the frontend's own run, if any, starts within
 
 // Served from the app's static folder with record.js and bindings.js (assets.py); the
 // component's own script only loads this module, so that a rerun does not send it again.
@@ -212,9 +214,11 @@ function bar(component) {
     play.dataset.go = "play";
     root.appendChild(play);
     parentElement.appendChild(root);
-    root.__state = { label, slider, play, timer: null, idle: null };
+    root.__state = { label, slider, play, timer: null, idle: null, root };
   }
   const s = root.__state;
+  s.renders = (s.renders || 0) + 1;
+  onReconnect(s);
   s.M = M;
   s.setStateValue = setStateValue;
   s.slider.max = String(M);
@@ -264,6 +268,7 @@ function bar(component) {
     s.awaiting = true;
     s.seq = (s.seq || 0) + 1;
     s.setStateValue("round", { m: s.m, seq: s.seq });
+    watchdog(s);
   };
   const settle = () => {
     clearTimeout(s.idle);
@@ -359,6 +364,56 @@ function bar(component) {
     link();
     follow(data.round, M);
   }
+}
+
+// A server process that dies (deploy/README.md): Streamlit's frontend reconnects, through
+// the proxy, to a living process (or to the same one started again) within a second, but
+// its session is not there. The new session drops a rerun of a fragment it never ran (a
+// page's body is one, the bar's rerun at rest too), and the frontend asks for a full run
+// only when its last run was a fragment's: the page would look alive and be dead. So
+// after a reconnect the bar sends its round, and a round sent that no run takes up within
+// STUCK_MS, while the frontend is connected and runs nothing, means the session is gone:
+// the page is loaded again at its link, which holds the whole view (the bar wrote the
+// round), once the server answers. A session that came back (a network blip) runs it.
+function watchdog(s) {
+  const seq = s.seq;
+  const check = async () => {
+    if (!s.awaiting || s.seq !== seq || !s.root.isConnected) return;  // answered, or gone
+    const app = document.querySelector("[data-testid=stApp]");
+    let healthy = false;
+    if (app?.dataset.testScriptState === "notRunning"
+        && app.dataset.testConnectionState === "CONNECTED") {
+      try {
+        healthy = (await fetch("_stcore/health", { cache: "no-store" })).ok;
+      } catch { /* not yet: the next check */ }
+    }
+    // (still nothing running: a run that had only been slow to start has begun by now)
+    if (healthy && s.awaiting && s.seq === seq && app.dataset.testScriptState === "notRunning")
+      location.reload();
+    else setTimeout(check, STUCK_MS);
+  };
+  setTimeout(check, STUCK_MS);
+}
+
+// Each reconnect (the app's connection state back to CONNECTED): the bar's round is sent
+// unless a run has redrawn the bar meanwhile (the frontend reran the page itself).
+let barOnScreen;
+function onReconnect(s) {
+  barOnScreen = s;
+  const app = document.querySelector("[data-testid=stApp]");
+  if (!app || app.__explorerWatched) return;
+  app.__explorerWatched = true;
+  let state = app.dataset.testConnectionState;
+  new MutationObserver(() => {
+    const was = state;
+    state = app.dataset.testConnectionState;
+    const bar = barOnScreen;
+    if (state !== "CONNECTED" || was === "CONNECTED" || !bar) return;
+    const renders = bar.renders;
+    setTimeout(() => {
+      if (bar.root.isConnected && (bar.renders === renders || bar.awaiting)) bar.send();
+    }, RECONNECT_MS);
+  }).observe(app, { attributes: true, attributeFilter: ["data-test-connection-state"] });
 }
 
 export default function (component) {
