@@ -1,8 +1,6 @@
 """Curves page: loss and accuracy against rounds (click to go to a round), the round of
 the lowest validation loss, and f0."""
 
-from dataclasses import replace
-
 import streamlit as st
 
 from explorer import app
@@ -17,8 +15,6 @@ def body(ctx):
     app.lesson(ctx, s, "curves")
     m = s.round
     chart = app.charts(ctx, s, "curves").chart("curves")
-    # the loss axis's scale is the State's, so that the link carries it
-    chart = replace(chart, kwargs={**chart.kwargs, "log": s.logscale})
     app.chart(app.follow(ctx, s, chart), s, "curves", key="chart_curves",
               on_select=app.select_round_from, live=True)
     best = best_round(ctx.trace)

@@ -12,6 +12,7 @@ ctx = app.page(TITLES["tree"])
 
 def body(ctx):
     s = app.round_bar(ctx)
+    app.lesson(ctx, s, "tree")
     m = s.round
     tr = ctx.trace
     if m == 0:

@@ -120,7 +120,9 @@ def _sample(trace, grid, state, names, key):
 
 
 def _curves(trace, grid, state, names, key):
-    return [Chart("curves", curves, (trace,), (), dict(uirevision=key), wide=True)], (
+    # the loss axis's scale is the State's, so that the link (and a lesson file) carries it
+    return [Chart("curves", curves, (trace,), (), dict(uirevision=key, log=state.logscale),
+                  wide=True)], (
         "the loss and accuracy at round m", "round 0's f₀ and its formula")
 
 
