@@ -5,9 +5,11 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["DivergedError", "Trace", "fit", "fit_count", "warmup"]
+__all__ = ["DivergedError", "Trace", "fit", "fit_count", "show", "warmup"]
+# show (a notebook widget, anywidget imported on its first call) and warmup (the engine
+# compiled part by part, with progress) are explorer.notebook's
 _FROM = {"DivergedError": ".boosting", "fit": ".boosting", "fit_count": ".boosting",
-         "warmup": ".boosting", "Trace": ".trace"}
+         "show": ".notebook", "warmup": ".notebook", "Trace": ".trace"}
 
 
 def _numba_cache_dir() -> None:
