@@ -139,9 +139,8 @@ def leaf_rule_text(trace, m: int | None = None) -> str:
         return "γ = Σr / n (the mean residual)"  # squared error: Newton and exact are the mean
     if leaf == "exact":  # Newton's method iterated: a minimiser only where it converged
         stopped = m is not None and m >= 1 and bool(summaries.exact_stops(trace, m))
-        return ("γ = the exact minimiser of Σ L(y, F + γ) over the leaf, by Newton's method "
-                "iterated, where it converges" + (f"; else where it stopped ({STOP_MARK}: "
-                                                  "hover)" if stopped else ""))
+        return ("γ = the exact minimiser of Σ L(y, F + γ) over the leaf, by Newton's method"
+                + (f" ({STOP_MARK}: none reached, hover)" if stopped else ""))
     if leaf == "line_search":
         rho = "" if trace.rho is None or m is None else f", ρ_{m} = {number(trace.rho[m], 4)}"
         return f"γ = ρ_m · Σr / n (line search's step times the mean){rho}"
