@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from .best_round import best_round
 from .data import deepest_row
 
 
@@ -46,31 +47,61 @@ def _outlier(log_loss, exponential, state, train) -> str:
             "the exponential loss's trees chase the outlier. Step through the rounds.")
 
 
-def _first_round_at(loss: np.ndarray, level: float) -> int | None:
-    reached = np.flatnonzero(loss <= level)
-    return int(reached[0]) if len(reached) else None
+def _lowest(trace, label: str) -> str:
+    found = best_round(trace)
+    return f"{label} at round {found.round} ({found.valid:.4f})"
 
 
-def _slow(fast, slow, state, train) -> str:
-    M = slow.n_rounds
-    level = float(slow.train_loss[M])
-    k = _first_round_at(fast.train_loss, level)
-    when = f"by round {k}" if k is not None else f"not within {M} rounds"
-    return (f"ν = {slow.learning_rate:g} brings the training loss to {level:.4f} after all "
-            f"{M} rounds; ν = {fast.learning_rate:g} got there {when}. Smaller steps need "
-            "more rounds (and often generalise better).")
+def _slow(*fits_state_train) -> str:
+    """ESL's figure 10.11 as a sweep: ν 1 against 0.1 (across), for stumps and for trees
+    of 6 leaves (down); each pair's lowest validation deviance and its round."""
+    *traces, state, train = fits_state_train
+    if any(t.valid_loss is None for t in traces):
+        return "Give the fit a validation share to see where each validation loss is lowest."
+    parts, lower, later = [], 0, 0
+    for fast, slow in zip(traces[0::2], traces[1::2]):
+        leaves = fast.params["max_leaves"]
+        parts.append(f"{leaves} leaves: " + ", ".join(
+            _lowest(t, f"ν = {t.learning_rate:g}") for t in (fast, slow)))
+        lower += best_round(slow).valid < best_round(fast).valid
+        later += best_round(slow).round > best_round(fast).round
+    pairs = len(parts)
+    both = {pairs: "in both pairs" if pairs == 2 else "in every pair", 0: "in no pair"}
+    return ("Validation deviance is lowest for " + "; for ".join(parts) + ". The small step "
+            f"needs more rounds {both.get(later, f'in {later} of {pairs} pairs')} and reaches "
+            f"the lower minimum {both.get(lower, f'in {lower} of {pairs} pairs')} (The "
+            "Elements of Statistical Learning, figure 10.11).")
+
+
+def _subsample(*fits_state_train) -> str:
+    """scikit-learn's regularization example: each subsample's lowest validation loss, and
+    which of them beat the full sample's."""
+    *traces, state, train = fits_state_train
+    if any(t.valid_loss is None for t in traces):
+        return "Give the fit a validation share to see where each validation loss is lowest."
+    share = {id(t): t.params["subsample"] for t in traces}
+    text = "Lowest validation loss: " + "; ".join(
+        _lowest(t, f"subsample {share[id(t)]:g}") for t in traces) + "."
+    full = [t for t in traces if share[id(t)] == 1.0]
+    if not full:
+        return text
+    beat = [f"{share[id(t)]:g}" for t in traces
+            if t is not full[0] and best_round(t).valid < best_round(full[0]).valid]
+    verdict = (f"a subsample ({', '.join(beat)}) reaches a lower minimum than the full "
+               "sample here" if beat else "no subsample beats the full sample here")
+    return (f"{text} Each tree fits a random part of the points (stochastic gradient "
+            f"boosting): {verdict}; the noise in each tree's view of the data acts as a "
+            "regulariser.")
 
 
 def _overfit(trace) -> str:
-    v = trace.valid_loss
-    if v is None:
+    found = best_round(trace)
+    if found is None:
         return "Give the fit a validation share to see the validation loss turn up."
-    # explorer.numbers.best_round's rule (the first argmin), which this layer cannot
-    # import; tests/test_lessons.py checks that the two agree
-    best = int(np.argmin(v))
     M = trace.n_rounds
-    return (f"The validation loss is lowest at round {best} ({v[best]:.4f}), where the "
-            f"lesson opens (★ on the chart), and rises to {v[M]:.4f} by round {M}, while "
+    return (f"The validation loss is lowest at round {found.round} ({found.valid:.4f}), where "
+            f"the lesson opens (★ on the chart), and rises to {found.last:.4f} by round {M}, "
+            "while "
             f"the training loss keeps falling, to {trace.train_loss[M]:.2g} (the log scale "
             f"shows it): deep trees (depth {trace.params['max_depth']}) learn the noise.")
 
@@ -122,8 +153,17 @@ LESSONS = {lesson.key: lesson for lesson in (
            dict(data="linear", n=125, noise=0.05, pair="outlier", depth=1, lr=0.5, rounds=50,
                 round=20),
            _outlier),
-    Lesson("slow", "A small learning rate needs more rounds", "compare",
-           dict(data="moons", pair="lr", rounds=100), _slow),
+    Lesson("slow", "A small learning rate needs more rounds, and reaches a lower minimum",
+           "sweep",
+           # ESL's figure 10.11: stumps and 6 leaves (no depth limit), ν 1 against 0.1
+           dict(data="moons", n=1000, noise=0.3, sweep="lr:1,0.1", sweep2="leaves:2,6",
+                depth=0, rounds=400, valid=0.2),
+           _slow),
+    Lesson("subsample", "Subsampling regularises", "sweep",
+           # after scikit-learn's example "Gradient Boosting regularization"
+           dict(data="moons", n=1000, noise=0.4, sweep="subsample:1,0.5", lr=0.2,
+                rounds=300),
+           _subsample),
     Lesson("overfit", "Deep trees overfit: the validation loss turns up", "curves",
            # it opens at the round of the lowest validation loss (tests/test_lessons.py)
            dict(data="moons", n=300, noise=0.4, depth=6, lr=0.5, rounds=150, valid=0.3,

@@ -467,9 +467,10 @@ class State:
     @staticmethod
     def lesson_keys(key: str) -> tuple[str, ...]:
         """The fields that make a lesson: its data and fit settings, and on the Compare
-        page the pair."""
+        page the pair, on the Sweep page the sweep."""
         lesson = LESSONS.get(key)
-        extra = ("pair",) if lesson is not None and lesson.page == "compare" else ()
+        page = lesson.page if lesson is not None else ""
+        extra = {"compare": ("pair",), "sweep": ("sweep", "sweep2")}.get(page, ())
         return tuple(f.key for f in FIELDS if f.group in ("data", "fit")) + extra
 
     @property

@@ -5,7 +5,7 @@ import streamlit as st
 
 from explorer import app
 from explorer.figures.pages import TITLES
-from explorer.numbers.best_round import best_round
+from explorer.best_round import best_round
 
 ctx = app.page(TITLES["curves"])
 

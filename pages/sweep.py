@@ -4,7 +4,7 @@ together: the cells' maps, their loss curves, and with two settings a heat map."
 import streamlit as st
 
 from explorer import app
-from explorer.numbers.best_round import best_round
+from explorer.best_round import best_round
 from explorer.figures.pages import TITLES, describe_sweep
 from explorer.sweep import AXES, MAX_VALUES, plan, text
 
@@ -86,8 +86,9 @@ def body(ctx):
     if not kept:
         return
     cells, fits = [c for c, _ in kept], [f for _, f in kept]
-    st.info(app.md_escape(_sentence(cells, fits, sweep)), icon=":material/trophy:")
     traces = [f.trace for f in fits]
+    app.lesson(ctx, s, "sweep", *traces)
+    st.info(app.md_escape(_sentence(cells, fits, sweep)), icon=":material/trophy:")
     st.caption("Every map is on one colour scale: " + (
         "p(class 1) from 0 (blue) to 1 (orange), the boundary p = 0.5 in black."
         if traces[0].is_classifier and not traces[0].is_multiclass else

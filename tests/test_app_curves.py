@@ -12,7 +12,7 @@ import pytest
 
 from apptest_helpers import assert_clean, charts, open_page, round_of
 from explorer.app import component
-from explorer.numbers.best_round import best_round
+from explorer.best_round import best_round
 from explorer.state import State
 from explorer.text import number
 

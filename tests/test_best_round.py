@@ -1,4 +1,4 @@
-"""The best round (explorer.numbers.best_round) against the reference libraries' staged
+"""The best round (explorer.best_round) against the reference libraries' staged
 losses on the validation points, computed here: scikit-learn's staged_predict_proba (two
 and three classes) and staged_predict (regression), and xgboost's predict with
 iteration_range for second-order trees."""
@@ -11,7 +11,7 @@ from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegress
 from sklearn.metrics import log_loss
 
 import explorer
-from explorer.numbers.best_round import best_round
+from explorer.best_round import best_round
 
 M = 60
 

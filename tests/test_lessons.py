@@ -60,7 +60,7 @@ def test_the_overfitting_lesson_names_the_best_validation_round(warm_engine):
 
 def test_the_overfitting_lesson_opens_at_its_best_round(warm_engine):
     from apptest_helpers import round_of
-    from explorer.numbers.best_round import best_round
+    from explorer.best_round import best_round
     s = State.from_query({"lesson": "overfit"})
     train, valid = split(make_toy(s.data, n=s.n, noise=s.noise, seed=s.dseed), s.valid, s.dseed)
     trace = fit(train.X, train.y, X_valid=valid.X, y_valid=valid.y, **s.fit_params())
@@ -192,3 +192,38 @@ def test_on_compare_changing_the_pair_ends_the_lesson(warm_engine):
     at.selectbox(key="pair").set_value("lr").run()
     assert_clean(at)
     assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params
+
+
+def _sweep_fits(key):
+    """The fits of a sweep lesson's cells, made here from its settings."""
+    from explorer import dataset
+    from explorer.sweep import plan
+    s = State.from_query({k: str(v) for k, v in LESSONS[key].settings.items()})
+    made = dataset.make(s)
+    return [(cell, fit(made.train.X, made.train.y, X_valid=made.valid.X, y_valid=made.valid.y,
+                       **cell.state.fit_params())) for cell in plan(s).cells]
+
+
+def test_the_sweep_lessons_state_each_cells_lowest_validation_loss(warm_engine):
+    fits = _sweep_fits("slow")
+    text = info_text(lesson_app("slow"))
+    lowest = {}
+    for cell, trace in fits:
+        m = int(np.argmin(trace.valid_loss))  # the first of equal minima
+        lowest[cell.state.lr, cell.state.leaves] = (m, trace.valid_loss[m])
+        assert f"ν = {cell.state.lr:g} at round {m} ({trace.valid_loss[m]:.4f})" in text
+    # ESL's figure 10.11 holds on this data: ν 0.1 later and lower, for both tree sizes
+    for leaves in (2, 6):
+        assert lowest[0.1, leaves][0] > lowest[1.0, leaves][0]
+        assert lowest[0.1, leaves][1] < lowest[1.0, leaves][1]
+    assert "more rounds in both pairs and reaches the lower minimum in both pairs" in text
+    fits = _sweep_fits("subsample")
+    text = info_text(lesson_app("subsample"))
+    (full_cell, full), (half_cell, half) = fits
+    assert (full_cell.state.subsample, half_cell.state.subsample) == (1.0, 0.5)
+    for cell, trace in fits:
+        m = int(np.argmin(trace.valid_loss))
+        assert f"subsample {cell.state.subsample:g} at round {m} ({trace.valid_loss[m]:.4f})" \
+            in text
+    assert half.valid_loss.min() < full.valid_loss.min()
+    assert "a subsample (0.5) reaches a lower minimum than the full sample here" in text

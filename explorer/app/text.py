@@ -10,7 +10,7 @@ import streamlit as st
 
 from .. import losses
 from ..numbers import summaries
-from ..numbers.best_round import best_round
+from ..best_round import best_round
 from ..text import bracketed, number as fmt, plus
 from .context import md_escape
 
@@ -26,7 +26,7 @@ def sub(text) -> str:
 
 def metrics_row(ctx, m: int) -> None:
     """Loss and accuracy at round m, with the change from round m - 1; then the best
-    round, beside them (:func:`explorer.numbers.best_round.best_round`)."""
+    round, beside them (:func:`explorer.best_round.best_round`)."""
     now = summaries.round_metrics(ctx.trace, m)
     before = summaries.round_metrics(ctx.trace, max(m - 1, 0))
     items = [("Train loss", "train_loss", "inverse", "{:.4f}"),

@@ -14,7 +14,7 @@ from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
-from ..numbers.best_round import best_round
+from ..best_round import best_round
 from ..numbers.summaries import STOP_MARK
 from ..text import leaf_symbol, no_tree, number, settled, signed
 from .classes import class_trajectory
@@ -53,7 +53,7 @@ def curves(trace, m: int, *, height: int = 430, uirevision=None,
            log: bool = False) -> go.Figure:
     """View 5: train (and validation) loss and accuracy per round, round m marked (a rule
     per panel, then a marker per line: the shapes, in this order), and the round of the
-    lowest validation loss (:func:`explorer.numbers.best_round.best_round`) starred.
+    lowest validation loss (:func:`explorer.best_round.best_round`) starred.
     ``log``: the loss on a log axis.
 
     Every point carries its round in ``customdata``, so a click can move to it.

@@ -12,7 +12,7 @@
   outlined.
 
 Pure functions (traces, round, options) -> plotly Figure, like the other views; the
-best round is :func:`explorer.numbers.best_round.best_round`'s.
+best round is :func:`explorer.best_round.best_round`'s.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from .. import losses
-from ..numbers.best_round import best_round
+from ..best_round import best_round
 from ..numbers.grid import Grid
 from ..numbers.terms import class_shade, grid_probabilities
 from .classes import _class_scale, class_boundaries

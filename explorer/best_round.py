@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..text import number
+from .text import number
 
 
 @dataclass(frozen=True)
