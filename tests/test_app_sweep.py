@@ -129,3 +129,18 @@ def test_the_lesson_file_holds_every_cell():
     data = json.loads(re.search(r'id="lesson-data">(.*?)</script>', html, re.S).group(1))
     assert len(data["records"]) == 2  # each cell's own
     assert [c["view"] for c in data["charts"]] == ["sweep_0_0", "sweep_0_1", "sweep_curves"]
+
+
+def test_past_the_pages_budget_charts_step_through_the_server(monkeypatch):
+    from explorer.app import component
+    at = open_page(PAGE, sweep="lr:0.1,0.5,1", rounds=20)
+    sizes = {p["view"]: len(json.dumps(p["step"])) for p in chart_payloads(at)}
+    assert all(p["step"] is not None for p in chart_payloads(at))
+    # room for the page's record and about two of its charts: the rest go by the server
+    monkeypatch.setattr(component, "PAGE_BYTES", 3 * max(sizes.values()))
+    at = open_page(PAGE, sweep="lr:0.1,0.5,1", rounds=20)
+    assert_clean(at)
+    stepped = [p["view"] for p in chart_payloads(at) if p["step"] is not None]
+    assert 0 < len(stepped) < len(sizes)
+    assert any("the page's charts pass what the browser is sent for one page" in c.value
+               for c in at.caption)

@@ -65,15 +65,24 @@ def following(fit, state: State, view: str, draw, *after, before=None,
                    "of tables a chart). Fewer rounds, or shallower trees, step in the "
                    "browser.")
         return figure(draw, *before, state.round, *after, **kwargs), None
-    _keep_fit(fit)
     key = record_key(fit)
-    placed = st.session_state.setdefault(_PLACED, set())
+    placed = st.session_state.setdefault(_PLACED, {})
+    record = None
     if key not in placed:  # another fit on the page (Compare, Sweep), put there once a run
-        placed.add(key)
         record = getattr(fit, "record", None)  # a sweep cell's, made with its fit
-        _stepper()(key=f"record_{view}", height=0,
-                   data=record if record is not None else _record_bytes(key, fit.trace,
-                                                                        fit.grid))
+        record = record if record is not None else _record_bytes(key, fit.trace, fit.grid)
+    # the whole page's budget: what its charts' tables and records weigh together
+    weight = len(step.json) + (len(record) if record is not None else 0)
+    if sum(placed.values()) + weight > PAGE_BYTES:
+        st.caption(f"This chart steps through the server, a round trip a step: the page's "
+                   f"charts pass what the browser is sent for one page "
+                   f"({PAGE_BYTES // 2**20} MB of records and tables). Fewer rounds, cells "
+                   "or points step in the browser.")
+        return figure(draw, *before, state.round, *after, **kwargs), None
+    placed[key] = placed.get(key, 0) + weight
+    _keep_fit(fit)
+    if record is not None:
+        _stepper()(key=f"record_{view}", height=0, data=record)
     at = int(step.json[len('{"at":'):step.json.index(",")])  # build_step writes it first
     names = json.dumps(_file_names(state.with_round(0), view, fit.trace.n_rounds))
     # the step as JSON, with what is this session's: its record and file names; its
@@ -103,7 +112,10 @@ class Fit(NamedTuple):
     key: str
 
 
-_PLACED = "_placed_records"  # the records put on the page in this run, the bar's first
+# the records put on the page in this run (the bar's first), and the bytes of each one's
+# record and charts' tables
+_PLACED = "_placed_records"
+PAGE_BYTES = 48 * 2**20  # a page's records and tables, all charts together (the Sweep's)
 
 
 # The fits last shown, by record key: tests apply a chart's bindings in Python
@@ -248,8 +260,9 @@ def round_bar(ctx, state: State, on_round, seq: int) -> bool:
     if modules is None:
         return False
     key = record_key(ctx)
-    st.session_state[_PLACED] = {key}
-    _stepper()(key="explorer_record", data=_record_bytes(key, ctx.trace, ctx.grid), height=0)
+    record = _record_bytes(key, ctx.trace, ctx.grid)
+    st.session_state[_PLACED] = {key: len(record)}
+    _stepper()(key="explorer_record", data=record, height=0)
     _stepper()(key="stepper", data={"round": state.round, "rounds": ctx.trace.n_rounds,
                                     "present": state.present, "seq": seq},
                on_round_change=on_round)
