@@ -129,6 +129,7 @@ class Run:
     rounds: int | None
     caption: str  # the run's captions, one a line (one states the data and parameters)
     at: float = 0.0  # time.monotonic() when it finished
+    alerts: tuple = ()  # the text of each st.error / warning / info box of the run
 
 
 @dataclass
@@ -155,6 +156,7 @@ class Session:
     rounds: int | None = None
     values: dict = field(default_factory=dict)  # user key -> slider value the user set
     last_kind: str = ""  # the last run's kind ("step" is a fragment's)
+    _alerts: list = field(default_factory=list)
     _ws: object = None
     _held: dict = field(default_factory=dict)  # cacheable message hash -> run number
     _runs: int = 0
@@ -341,6 +343,7 @@ class Session:
 
         n = nbytes = 0
         captions = []
+        self._alerts = []
         while True:
             raw = await self._ws.recv()
             n += 1
@@ -367,7 +370,8 @@ class Session:
                     raise SessionError("the script did not compile")
                 self.last_kind = kind
                 return Run(kind, time.perf_counter() - started, n, nbytes, self.round,
-                           self.rounds, "\n".join(c for c in captions if c), time.monotonic())
+                           self.rounds, "\n".join(c for c in captions if c), time.monotonic(),
+                           tuple(self._alerts))
 
     def _read_delta(self, delta) -> str:
         """Note widget ids, fragment ids and the round label; return a caption's text."""
@@ -378,6 +382,8 @@ class Session:
         body = getattr(element, what)
         if what == "exception":
             raise SessionError(f"the page shows an exception: {body.message[:200]}")
+        if what == "alert":
+            self._alerts.append(body.body)
         widget_id = getattr(body, "id", "")
         if widget_id.startswith("$$ID-"):
             key = widget_id.rsplit("-", 1)[-1]
@@ -686,12 +692,14 @@ def failover(n: int = 12, *, before: float = 6.0, after: float = 12.0, think: fl
 
 
 def restart(n: int = 30, *, before: float = 4.0, after: float = 12.0, think: float = 1.0,
-            tmp: Path | None = None) -> tuple[list, list, float]:
-    """One process and n students stepping; the process is stopped (SIGTERM) and started
-    again on its port, with numba's cache warm. Returns (backs, runs, seconds the new
-    process took to answer its health check)."""
-    tmp = Path(tempfile.mkdtemp(prefix="load-restart-")) if tmp is None else tmp
-    server = start_server(tmp / "server.log", count_fits=True)
+            server=None) -> tuple[list, list, float, object]:
+    """One process (``server``, or one started here) and n students stepping; the process
+    is stopped (SIGTERM) and started again on its port, with numba's cache warm. Returns
+    (backs, runs, seconds the new process took to answer its health check, the new
+    process: the caller stops it)."""
+    if server is None:
+        tmp = Path(tempfile.mkdtemp(prefix="load-restart-"))
+        server = start_server(tmp / "server.log", count_fits=True)
     held = {"server": server}
     try:
         asyncio.run(_warm(server.url))
@@ -699,21 +707,26 @@ def restart(n: int = 30, *, before: float = 4.0, after: float = 12.0, think: flo
         def stop_and_start():
             held["server"].stop()
             began = time.perf_counter()
-            held["server"] = start_server(tmp / "server.log", port=server.port,
-                                          count_fits=True, keep_log=True)
+            held["server"] = start_server(server.log, port=server.port, count_fits=True,
+                                          keep_log=True)
             held["start"] = time.perf_counter() - began
 
         backs, runs = asyncio.run(failure(server.url, n, stop_and_start, before=before,
                                           after=after, think=think))
-        return backs, runs, held.get("start", float("nan"))
-    finally:
+    except BaseException:
         held["server"].stop()
+        raise
+    return backs, runs, held.get("start", float("nan")), held["server"]
 
 
 # The soak: students keep going for the whole run; a window's row once it ends.
 SOAK_HEADER = (f"{'window':>9} {'reruns':>7} {'p50 ms':>7} {'p95 ms':>7} {'failed':>6} "
                f"{'RSS MB':>15} {'fits MB':>11} {'grids MB':>11} {'records MB':>11} "
                f"{'figures MB':>11} {'data MB':>9} {'blobs MB':>9}")
+
+
+def _mmss(seconds: float) -> str:
+    return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
 async def soak(url: str, apps: list, n: int, seconds: float, window: float, *,
@@ -745,7 +758,8 @@ async def soak(url: str, apps: list, n: int, seconds: float, window: float, *,
         rows.append(dict(window=k, reruns=len(times), p50=1000 * percentile(times, 50),
                          p95=1000 * percentile(times, 95), failed=fails,
                          rss=[app.rss() for app in apps], caches=caches))
-        print(f"{(k * window) / 60:>4.0f}-{(k + 1) * window / 60:<4.0f} {len(times):>7} "
+        label = f"{_mmss(k * window)}-{_mmss((k + 1) * window)}"
+        print(f"{label:>9} {len(times):>7} "
               f"{rows[-1]['p50']:>7.0f} {rows[-1]['p95']:>7.0f} {fails:>6} {rss:>15} "
               f"{mb('fits'):>11} {mb('grids'):>11} {mb('records'):>11} {mb('figures'):>11} "
               f"{mb('data'):>9} {mb('blobs'):>9}", file=out, flush=True)
@@ -921,7 +935,8 @@ def _failures(args) -> int:
         print(f"restart: {n} students stepping (one step every {think:g} s on average) on "
               "one process; the process stopped (SIGTERM) and started again on its port, "
               "numba's cache warm")
-        backs, _, start = restart(n, think=think)
+        backs, _, start, server = restart(n, think=think)
+        server.stop()
         print(failure_table(backs))
         print(f"the new process answered its health check {start:.1f} s after the old one "
               "was stopped")

@@ -47,6 +47,12 @@ READS = ("task", "data", "n", "noise", "balance", "points", "pts", "dseed", "val
          "rounds", "split")
 NO_FILE = ("Upload a CSV file in the sidebar (a header row, then one row per point), "
            "or choose a toy dataset.")
+# A link that says data=upload opened where no file has been read: a shared link, or a
+# browser moved to another server process or to a restarted one. A file lives only in
+# the memory of the process that read it, and a link never carries it nor its name
+# (links are shared).
+LOST_FILE = ("This link uses an uploaded file, which this server does not have (it may "
+             "have restarted): upload it again.")
 
 
 def point_rounds(split: str = "squared-error") -> int:

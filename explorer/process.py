@@ -318,6 +318,10 @@ def _serve(argv: list[str]) -> int:
     return cli.main()
 
 
+def _size(nbytes) -> int:
+    return nbytes() if callable(nbytes) else nbytes
+
+
 def cache_bytes() -> dict[str, int]:
     """Bytes the app's caches hold in this server process, by kind: fits (each cached
     Trace's record, ``Trace.nbytes``), grids (F on the plane), records (the browser's
@@ -345,13 +349,13 @@ def cache_bytes() -> dict[str, int]:
             return
         seen.add(id(value))
         if isinstance(value, Trace):
-            sizes["fits"] += value.nbytes
+            sizes["fits"] += _size(value.nbytes)
         elif isinstance(value, Grid):
             sizes["grids"] += value.F.nbytes
         elif isinstance(value, (bytes, bytearray)):
             sizes["records"] += len(value)
         elif isinstance(value, FigureCache):
-            sizes["figures"] += value.nbytes()
+            sizes["figures"] += _size(value.nbytes)
         elif isinstance(value, FitCache):
             with value._lock:
                 entries = list(value._items.values())
