@@ -27,6 +27,7 @@ import explorer
 from explorer import dataset
 from explorer.figures import pages, panels
 from explorer.figures.bindings import TooLarge
+from explorer.numbers import terms
 from explorer.numbers.grid import make_grid
 from explorer.state import State
 
@@ -63,10 +64,13 @@ def digest(step: dict) -> str:
 
 def forget() -> None:
     """Forget what the figures keep from one chart to the next (the boundaries of
-    ``explorer.figures.panels``): each page is timed as a new fit's first binding."""
-    kept = getattr(panels, "_BOUNDARIES", None)
-    if kept is not None:
-        kept.clear()
+    ``explorer.figures.panels``, the grid's probabilities of ``explorer.numbers.terms``):
+    each page is timed as a new fit's first binding."""
+    for kept in (getattr(panels, "_BOUNDARIES", None), getattr(terms, "_KEPT", None)):
+        if kept is not None:
+            kept.clear()
+    if hasattr(terms, "_kept"):
+        terms._kept[0] = 0
 
 
 def step_of(chart, trace, grid, present: bool) -> tuple[float, str]:

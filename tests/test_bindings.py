@@ -324,3 +324,28 @@ def test_binding_gives_the_garbage_collector_back(monkeypatch, warm_engine):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_kept_grid_probabilities_are_the_computed_ones(monkeypatch, warm_engine):
+    """terms keeps each round's p on the grid by its link and F: the same numbers as
+    computed afresh, a new array each time, for another link other numbers, and no more
+    bytes than its budget."""
+    from explorer.numbers import terms
+    X, y, _ = _problem("iris")
+    trace = explorer.fit(X, y, n_rounds=4)
+    grid = make_grid(trace, resolution=10)
+    for m in range(5):
+        for F in (grid.F[m], grid.F[m][::-1].copy()):
+            first = terms.grid_probabilities(trace, F)
+            again = terms.grid_probabilities(trace, F)
+            assert np.array_equal(first, terms._probabilities(trace, F)) and first.dtype.kind == "f"
+            assert np.array_equal(first, again) and first is not again
+            first[...] = -1
+            assert np.array_equal(terms.grid_probabilities(trace, F), again)
+    moons = explorer.fit(*_problem("moons")[:2], n_rounds=2)
+    F = np.zeros_like(grid.F[1][..., 0])
+    assert np.array_equal(terms.grid_probabilities(moons, F), np.full(F.shape, 0.5))
+    monkeypatch.setattr(terms, "_KEPT_BYTES", 3 * grid.F[0].size * 8)
+    for m in range(5):
+        terms.grid_probabilities(trace, grid.F[m] + 7)  # not kept yet
+    assert terms._kept[0] == sum(P.nbytes for P in terms._KEPT.values()) <= terms._KEPT_BYTES

@@ -27,6 +27,10 @@ Plain numpy: no Streamlit, no plotly.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+
 import numpy as np
 
 from .grid import tree_on_grid
@@ -46,8 +50,38 @@ def class_shade(P: np.ndarray) -> np.ndarray:
     return best + SURE * sure
 
 
+# grid_probabilities by what decides them (the link and F): with K >= 3 classes the class
+# map draws each round's p_k and its binding then matches its terms against the same p_k
+# (the softmax over the last axis, numpy's slow reduction, was a third of that chart)
+_KEPT: OrderedDict = OrderedDict()
+_KEPT_BYTES = 64 * 2**20  # a 100 x 100 grid's p_k of 3 classes for 280 rounds
+_KEPT_LOCK = threading.Lock()
+_kept = [0]  # the bytes kept
+
+
 def grid_probabilities(trace, F32: np.ndarray) -> np.ndarray:
-    """p (two classes) or the p_k (K >= 3) of one round's grid F, as the maps draw them."""
+    """p (two classes) or the p_k (K >= 3) of one round's grid F, as the maps draw them
+    (a new array each time: the caller's own)."""
+    F32 = np.ascontiguousarray(F32)
+    key = (trace.is_multiclass, trace.loss, F32.dtype.str, F32.shape,
+           hashlib.blake2b(F32.tobytes(), digest_size=20).digest())
+    with _KEPT_LOCK:
+        P = _KEPT.get(key)
+        if P is not None:
+            _KEPT.move_to_end(key)
+    if P is None:
+        P = _probabilities(trace, F32)
+        with _KEPT_LOCK:
+            if key not in _KEPT:
+                _KEPT[key] = P
+                _kept[0] += P.nbytes
+            while _kept[0] > _KEPT_BYTES and _KEPT:
+                _kept[0] -= _KEPT.popitem(last=False)[1].nbytes
+    return P.copy()
+
+
+def _probabilities(trace, F32: np.ndarray) -> np.ndarray:
+    """:func:`grid_probabilities`, computed."""
     # NaN as 0 and every value within +-BIG, as np.nan_to_num then np.clip made them (a
     # third of the time in np.nan_to_num, which first made the infinities the largest floats)
     F = np.array(F32, dtype=np.float64)
