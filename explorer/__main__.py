@@ -24,15 +24,19 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from . import export as exporting, fit
 from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_toy, split
 from .numbers.grid import make_grid
 from .export import interactive
+from .figures import pages
 from .figures.pages import PAGES
+from .figures.sweep import sweep_grid
 from .settings import Settings, applies, toy_name
 from .state import BY_KEY, ENGINE_SPLIT, FIELDS, LOSSES, UPLOAD, State
+from .sweep import AXES, GRID as SWEEP_GRID, MAX_VALUES, plan
 from .upload import load_csv
 
 ALL_TOYS = CLASSIFICATION_SETS + REGRESSION_SETS
@@ -52,6 +56,23 @@ _FLAGS = re.compile(r"\b(" + "|".join(_FLAG) + r")\b")
 
 def _list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+# The sweep's settings by their options' names (the State's keys in a link)
+SWEEP_OPTIONS = {flag.lstrip("-"): key for key, flag in
+                 {**FIT_OPTIONS, "n": "--n", "noise": "--noise"}.items() if key in AXES}
+
+
+def _sweep(text: str) -> str:
+    """``learning-rate=0.05,0.1`` as the State writes a sweep (``lr:0.05,0.1``); its values
+    are checked with the fit's (explorer.sweep.plan names any left out)."""
+    option, sep, values = text.partition("=")
+    key = SWEEP_OPTIONS.get(option.strip().lstrip("-"))
+    if key is None or not sep:
+        raise argparse.ArgumentTypeError(
+            f"a sweep is OPTION=V,V with OPTION one of {', '.join(SWEEP_OPTIONS)}; "
+            f"got {text!r}.")
+    return f"{key}:{values.replace(' ', '')}"
 
 
 def _formats(text: str) -> list[str]:
@@ -161,14 +182,24 @@ def parser() -> argparse.ArgumentParser:
         "through every round offline, with plotly.js inside")
     lesson.add_argument("--interactive", action="store_true",
                         help="write the lesson file (besides --formats, when given)")
-    lesson.add_argument("--page", choices=PAGES, default="model",
-                        help="the page the file shows (default model)")
+    lesson.add_argument("--page", choices=PAGES + ("sweep",), default="model",
+                        help="the page the file shows (default model; sweep with --sweep)")
     lesson.add_argument("--present", action="store_true",
                         help="presenter mode: the charts made for a projector")
     _option(lesson, "--sample", "sample", help="the selected training point")
     lesson.add_argument("--app-url", default=interactive.APP_URL, metavar="URL",
                         help="the app's address, for the file's link to the app at the "
                              f"same settings (default {interactive.APP_URL})")
+    sweep = p.add_argument_group(
+        "sweep: a fit per value (per pair of values with --sweep2), every other setting "
+        "as given; writes each round's maps as one grid, the loss curves and, with two "
+        "settings, the heat map of validation loss")
+    names = ", ".join(SWEEP_OPTIONS)
+    sweep.add_argument("--sweep", type=_sweep, metavar="OPTION=V,V",
+                       help=f"the setting to vary and its values (at most {MAX_VALUES}), "
+                            f"such as learning-rate=0.05,0.1,0.2; one of {names}")
+    sweep.add_argument("--sweep2", type=_sweep, metavar="OPTION=V,V",
+                       help="a second setting, down the grid (max-depth=1,3,6)")
     out.add_argument("--out", type=Path, default=Path("exports"), metavar="DIR",
                      help="folder for the files, made if missing (default ./exports)")
     return top
@@ -200,6 +231,10 @@ def export(args, log=print) -> list[Path]:
     """
     train, valid, name, label = _data(args)
     state = _state(args, train)
+    if args.sweep or args.sweep2:
+        return _export_sweep(args, state, name, label, log)
+    if args.page == "sweep":
+        raise ValueError("--page sweep needs --sweep.")
     params = state.fit_params()
     log(f"Fitting {state.rounds} rounds on {label}…")
     try:
@@ -252,6 +287,68 @@ def export(args, log=print) -> list[Path]:
         log("Writing the animation…")
         write(exporting.animation_html(trace, args.view, None, grid, **names),
               f"{args.view}-animation", None, "html")
+    return written
+
+
+def _export_sweep(args, state, name, label, log) -> list[Path]:
+    """A sweep's files: at each round the cells' maps as one grid, the loss curves and
+    with two settings the heat map (PNG, SVG), and with --interactive the Sweep page as
+    a lesson file."""
+    sweep = plan(replace(state, sweep=args.sweep or "", sweep2=args.sweep2 or ""))
+    for note in sweep.notes:
+        log(f"  left out: {note}")
+    fits = []
+    log(f"Fitting {len(sweep.cells)} cells of {state.rounds} rounds on {label}…")
+    for cell in sweep.cells:
+        own = argparse.Namespace(**{**vars(args), "n": cell.state.n,  # the data swept too
+                                    "noise": cell.state.noise})
+        train, valid, _, _ = _data(own) if sweep.own_data else _data(args)
+        try:
+            trace = fit(train.X, train.y, X_valid=None if valid is None else valid.X,
+                        y_valid=None if valid is None else valid.y,
+                        **cell.state.fit_params())
+        except ValueError as error:
+            raise ValueError(f"{cell.label}: " + _FLAGS.sub(
+                lambda match: _FLAG[match.group(0)], str(error))) from None
+        fits.append((trace, make_grid(trace, resolution=None if trace.X.shape[1] == 1
+                                      else SWEEP_GRID), f"cell-{cell.row}-{cell.col}"))
+    described = pages.describe_sweep(sweep.axes, sweep.cells, fits, state, key="sweep")
+    rounds = (exporting.storyboard_rounds(state.rounds) if args.export_rounds is None
+              else exporting.parse_rounds(args.export_rounds, state.rounds))
+    settings = Settings.of(state.fit_params())
+    args.out.mkdir(parents=True, exist_ok=True)
+    swept = "-".join(f"{axis.key}" for axis, _ in sweep.axes)
+    written = []
+
+    def write(content, view, which, ext):
+        path = args.out / settings.file_name(name, f"sweep-{swept}-{view}", which, ext)
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+        log(f"  {path}")
+        written.append(path)
+
+    if args.interactive:
+        log("Writing the sweep page as a lesson file…")
+        write(interactive.lesson_html(fits[0][0], fits[0][1], state, {}, page="sweep",
+                                      data_label=label, app_url=args.app_url,
+                                      described=described), "lesson", None, "html")
+    formats = [f for f in (args.formats if args.formats is not None else
+                           ([] if args.interactive else ["png", "svg"])) if f in ("png", "svg")]
+    rows, columns = sweep.shape
+    scale = described.charts[0].kwargs["value_range"]
+    cells = [(c.row, c.col, c.label, f[0], f[1]) for c, f in zip(sweep.cells, fits)]
+    what = " × ".join(axis.name for axis, _ in sweep.axes)
+    for m in rounds:
+        views = [("maps", sweep_grid(cells, m, rows=rows, columns=columns, value_range=scale,
+                                     title=f"{label}: {what}, round {m}"))]
+        views += [(chart.view.removeprefix("sweep_"), chart.at(m)) for chart in
+                  described.charts if chart.view in ("sweep_curves", "sweep_heat")]
+        for view, fig in views:
+            for fmt in formats:
+                write(exporting.to_image(exporting.for_export(fig, (1600, 900)), fmt,
+                                         args.width), view, m, fmt)
     return written
 
 

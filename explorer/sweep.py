@@ -26,6 +26,7 @@ from .state import BY_KEY, ENGINE_SPLIT, State
 from .settings import applies
 
 MAX_VALUES = 5  # values per axis: 25 cells at most
+GRID = 60  # cells a side of a sweep cell's plane: a map some 250 px wide
 MAX_TEXT = 200  # characters of a sweep's text read from a link
 # Points x rounds of all the cells together. Measured here with
 # ``python -m benchmarks.bench_sweep``: a 4 x 4 sweep of 1,000 training points at 500

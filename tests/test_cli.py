@@ -180,3 +180,51 @@ def test_cli_without_a_browser_says_so(tmp_path):
     assert done.returncode == 1
     assert NO_BROWSER_MESSAGE in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_sweep_from_the_command_line_writes_its_lesson_file_and_names_what_it_left(
+        tmp_path, capsys):
+    status = cli.main(["export", "--sweep", "learning-rate=0.1,1,7", "--sweep2",
+                       "max-depth=1,2", "--n-rounds", "8", "--n", "120", "--interactive",
+                       "--page", "sweep", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 0, err
+    assert "left out: learning rate: '7' is not a value it takes here" in err
+    lesson, = tmp_path.glob("*sweep-lr-depth-lesson*.html")
+    text = lesson.read_text(encoding="utf-8")
+    assert_self_contained(text)
+    for view in ("sweep_0_0", "sweep_0_1", "sweep_1_0", "sweep_1_1", "sweep_curves",
+                 "sweep_heat"):
+        assert f'data-slot="{view}"' in text
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--sweep", "depth=1,2"], "a sweep is OPTION=V,V with OPTION one of"),
+    (["--sweep", "learning-rate"], "a sweep is OPTION=V,V"),
+])
+def test_a_bad_sweep_option_is_refused_with_the_names_it_takes(argv, said, capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["export", *argv])
+    assert said in capsys.readouterr().err
+
+
+def test_the_sweep_page_needs_a_sweep(tmp_path, capsys):
+    assert cli.main(["export", "--interactive", "--page", "sweep", "--out",
+                     str(tmp_path)]) == 1
+    assert "--page sweep needs --sweep" in capsys.readouterr().err
+
+
+@pytest.mark.browser  # kaleido renders with Chromium
+def test_a_sweeps_images_are_16_9_slides_of_every_view(tmp_path):
+    status = subprocess.run(
+        [sys.executable, "-m", "explorer", "export", "--sweep", "learning-rate=0.1,1",
+         "--sweep2", "max-depth=1,2", "--n-rounds", "8", "--n", "120", "--rounds", "5",
+         "--formats", "png,svg", "--out", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert status.returncode == 0, status.stderr
+    for view in ("maps", "curves", "heat"):
+        png, = tmp_path.glob(f"*sweep-lr-depth-{view}_*_m5.png")
+        width, height = png_size(png.read_bytes())
+        assert width >= 1920 and abs(width / height - 16 / 9) < 0.01
+        svg, = tmp_path.glob(f"*sweep-lr-depth-{view}_*_m5.svg")
+        assert svg_root(svg.read_bytes()) is not None

@@ -294,8 +294,6 @@ def page(title: str, drawing: bool = False, caption: bool = True) -> Context:
 
 # --- the Sweep page's fits -------------------------------------------------------------
 
-SWEEP_GRID = 60  # cells a side of a sweep cell's plane: a map some 250 px wide
-
 
 class Fitted(NamedTuple):
     """A sweep cell's fit as the charts take it: trace, grid, cache key, and its record
@@ -322,7 +320,7 @@ def _cell_job(job) -> tuple:
                     y_valid=None if valid is None else valid.y, **params)
     except ValueError as error:
         return error, 0
-    grid = make_grid(trace, resolution=None if trace.X.shape[1] == 1 else SWEEP_GRID)
+    grid = make_grid(trace, resolution=None if trace.X.shape[1] == 1 else sweeping.GRID)
     # named, so that the figure caches know the same fit again (figure_cache.token)
     name_shared(trace, key)
     name_shared(grid, key + "|grid")

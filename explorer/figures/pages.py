@@ -156,6 +156,9 @@ def describe_sweep(axes, cells, fits, state, key: str = "") -> Page:
     charts.append(Chart("sweep_curves", sweep_curves, tuple(traces), (),
                         dict(labels=[c.label for c in cells],
                              colors=[palette[c.values[0]] for c in cells],
+                             # a second setting: thin to thick, as its values go
+                             widths=[2.0 + 2.0 * c.row for c in cells] if len(axes) == 2
+                             else None,
                              log=state.logscale, uirevision=key),
                         wide=True, fit=tuple(fits[0][:3])))
     if len(axes) == 2 and traces[0].valid_loss is not None:

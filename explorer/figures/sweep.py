@@ -7,6 +7,7 @@
 - :func:`sweep_curves`: every fit's validation loss (solid) and training loss (dashed)
   against the round, coloured along the first swept setting, each fit's best round
   marked, round m ruled.
+- :func:`sweep_grid`: every cell's map at round m in one figure, for a slide.
 - :func:`sweep_heat`: with two swept settings, the validation loss at round m of each
   cell, and beside it each cell's best validation loss and its round, the best cell
   outlined.
@@ -27,7 +28,7 @@ from ..numbers.grid import Grid
 from ..numbers.terms import class_shade, grid_probabilities
 from .classes import _class_scale, class_boundaries
 from .layout import PLOT_PX
-from .panels import base_layout, boundary_trace, esc, f32, finite, make_figure
+from .panels import base_layout, boundary_trace, esc, f32, finite, make_figure, plain
 from .theme import INK, MUTED, ORANGE, PROBA_SCALE, VALUE_SCALE
 
 CELL_HEIGHT = 250
@@ -102,17 +103,19 @@ def value_range(traces, grids) -> tuple[float, float]:
     return lo - pad, hi + pad
 
 
-def sweep_curves(*traces_and_m, labels, colors, height: int = 440,
+def sweep_curves(*traces_and_m, labels, colors, widths=None, height: int = 440,
                  log: bool = False, uirevision=None) -> go.Figure:
     """Validation (solid) and training (dashed) loss against the round of every fit, each
     fit's best round marked (a diamond), round m ruled. ``labels`` and ``colors``: one
-    per fit."""
+    per fit; ``widths``: the validation lines' widths (a second setting's values, thin
+    to thick)."""
     *traces, m = traces_and_m
     data = []
-    for trace, label, color in zip(traces, labels, colors):
+    for trace, label, color, wide in zip(traces, labels, colors,
+                                         widths or [2.5] * len(traces)):
         rounds = np.arange(trace.n_rounds + 1)
         name = esc(label)
-        for values, kind, dash, width in ((trace.valid_loss, "validation", "solid", 2.5),
+        for values, kind, dash, width in ((trace.valid_loss, "validation", "solid", wide),
                                           (trace.train_loss, "train", "dash", 1.5)):
             if values is None:
                 continue
@@ -190,3 +193,32 @@ def sweep_heat(*traces_and_m, grid_of, across, down, across_name, down_name,
         yaxis2=dict(axis, anchor="x2", showticklabels=False),
         margin=dict(l=10, r=10, t=56, b=10))
     return make_figure(data, layout)
+
+
+def sweep_grid(cells, m: int, *, rows: int, columns: int, value_range=None,
+               title: str = "", height: int | None = None) -> go.Figure:
+    """Every cell's map at round m in one figure (a slide): ``cells`` are (row, column,
+    label, trace, grid); each is :func:`sweep_map`'s drawing, placed in its square of the
+    grid, its label and loss above it."""
+    gap = 0.04
+    w, h = (1 - gap * (columns - 1)) / columns, (0.94 - 0.08 * (rows - 1)) / rows
+    data, layout, notes = [], {}, []
+    for row, col, label, trace, grid in cells:
+        i = row * columns + col + 1
+        with plain():
+            one = sweep_map(trace, m, grid, label=label, value_range=value_range)
+        x0, y1 = col * (w + gap), 1 - row * (h + 0.08) - 0.06  # a label's room above
+        for t in one["data"]:
+            data.append(dict(t, xaxis=f"x{i}", yaxis=f"y{i}"))
+        x, y = dict(one["layout"]["xaxis"]), dict(one["layout"]["yaxis"])
+        if "scaleanchor" in y:
+            y["scaleanchor"] = f"x{i}"
+        layout[f"xaxis{i}"] = dict(x, domain=[x0, x0 + w], anchor=f"y{i}")
+        layout[f"yaxis{i}"] = dict(y, domain=[max(y1 - h, 0.0), y1], anchor=f"x{i}")
+        notes.append(dict(text=f"{esc(label)}<br>{cell_subtitle(trace, m)}", x=x0 + w / 2,
+                          y=y1, xref="paper", yref="paper", xanchor="center",
+                          yanchor="bottom", showarrow=False, font=dict(size=13)))
+    full = base_layout(title or f"Round {int(m)}", height or 300 * rows + 60, None,
+                       annotations=notes, showlegend=False,
+                       margin=dict(l=10, r=10, t=70, b=10), **layout)
+    return make_figure(data, full)
