@@ -3,6 +3,7 @@
 import streamlit as st
 
 from explorer import app, figures
+from explorer.figures.sweep import colours, sweep_curves
 from explorer.data import deepest_row
 from explorer.settings import Settings
 from explorer.state import COMPARISONS, PAIRS, REGRESSION_PAIRS
@@ -63,9 +64,10 @@ def body(ctx):
             app.chart(app.following(fit, s, f"compare_{side}", figures.model_view, fit[1],
                                     uirevision=fit[2], **marked, **ctx.names),
                       s, f"compare_{side}", live=True)
-    app.chart(app.following(fits[0], s, "compare_curves", figures.compare_curves,
+    # N fits' curves are the Sweep page's: here two
+    app.chart(app.following(fits[0], s, "compare_curves", sweep_curves,
                             before=(fits[0][0], fits[1][0]), labels=labels,
-                            uirevision=ctx.key),
+                            colors=colours(2), log=s.logscale, uirevision=ctx.key),
               s, "compare_curves", live=True)
 
 

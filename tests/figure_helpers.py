@@ -63,3 +63,10 @@ def finite_numbers(fig) -> bool:
     """No NaN or infinity anywhere in the figure's JSON."""
     text = json.dumps(fig.to_plotly_json(), default=lambda a: np.asarray(a).tolist())
     return "NaN" not in text and "Infinity" not in text
+
+
+def finite_json(fig) -> dict:
+    """A figure's JSON, checked to hold no NaN or infinity, as a dict."""
+    text = fig.to_json()
+    assert "NaN" not in text and "Infinity" not in text
+    return json.loads(text)

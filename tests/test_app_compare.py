@@ -23,7 +23,7 @@ def test_every_pair_draws_two_maps_and_the_curves(warm_engine, pair):
     assert not at.error
     specs = charts(at)
     titles = [spec["layout"]["title"]["text"] for spec in specs]
-    assert len(specs) == 3 and "Loss against the round" in titles[-1]
+    assert len(specs) == 3 and "by round" in titles[-1]  # the Sweep page's curves, of two
     assert "round 7" in titles[-1]
 
 

@@ -76,7 +76,8 @@ def views(name, trace, grid):
            (figures.update_panels, (trace,), (grid,), {}),
            (figures.sample_trajectory, (trace, 7), (), {}),
            (figures.leaf_loss_of, (trace,), (), dict(leaf=-1, sample=4)),
-           (figures.compare_curves, (trace, trace), (), dict(labels=["a", "b"]))]
+           (figures.sweep_curves, (trace, trace), (),
+            dict(labels=["a", "b"], colors=["#000000", "#ff0000"]))]
     if not grid.is_line:
         out += [(figures.residual_map, (trace,), (grid,), dict(sample=3)),
                 (figures.tree_regions, (trace,), (grid,), dict(leaf=-1, sample=5))]

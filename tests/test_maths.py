@@ -10,6 +10,7 @@ from explorer import figures, fit
 from explorer.numbers import leaves, splits
 from explorer.numbers import summaries
 from explorer.data import make_toy
+from figure_helpers import finite_json
 
 
 @pytest.fixture(scope="module")
@@ -22,12 +23,6 @@ def moons(warm_engine):
 def hessian(warm_engine):
     ds = make_toy("moons", n=200, noise=0.3, seed=1)
     return fit(ds.X, ds.y, n_rounds=6, max_depth=2, split="hessian", reg_lambda=0.5)
-
-
-def finite_json(fig) -> dict:
-    text = fig.to_json()
-    assert "NaN" not in text and "Infinity" not in text
-    return json.loads(text)
 
 
 def test_leaf_loss_marks_newton_and_exact(moons):
@@ -62,8 +57,3 @@ def test_split_scan_both_rules_and_chosen_split(moons, hessian):
     fig = finite_json(figures.split_scan(splits.scan(moons, 1, leaf), 1, leaf))
     assert not fig["layout"].get("shapes")
 
-
-def test_compare_curves(moons, hessian):
-    fig = finite_json(figures.compare_curves(moons, hessian, 3, labels=("<i>A</i>", "B")))
-    assert len([t for t in fig["data"] if t.get("mode") == "lines"]) == 2
-    assert "<i>" not in json.dumps(fig)

@@ -222,36 +222,3 @@ def split_scan(scans: list | None, m: int, node: int, *, feature_names=("x1", "x
                      uirevision, shapes=shapes, annotations=notes,
                      margin=dict(l=10, r=10, t=70, b=90), **axes)
     return make_figure(data, layout)
-
-
-# --- compare ---------------------------------------------------------------------------
-
-
-def compare_curves(trace_a, trace_b, m: int, *, labels=("A", "B"), height: int = 400,
-                   uirevision=None) -> go.Figure:
-    """Train (and validation) loss of two fits against the round, round m marked."""
-    data = []
-    for trace, label, color in ((trace_a, labels[0], BLUE), (trace_b, labels[1], ORANGE)):
-        rounds = np.arange(trace.n_rounds + 1)
-        label = esc(label)
-        for values, kind, dash in ((trace.train_loss, "train", "solid"),
-                                   (trace.valid_loss, "validation", "dash")):
-            if values is None:
-                continue
-            v = finite(values)
-            data.append(dict(type="scatter", x=rounds, y=v, mode="lines",
-                             name=f"{label}: {kind}", line=dict(color=color, width=2.5,
-                                                                dash=dash),
-                             hovertemplate="round %{x}: %{y:.4f}<extra>" + label + " " + kind
-                                           + "</extra>"))
-            mm = min(int(m), trace.n_rounds)
-            data.append(dict(type="scatter", x=[mm], y=[v[mm]], mode="markers",
-                             showlegend=False, hoverinfo="skip",
-                             marker=dict(size=12, color=color, line=dict(color="white",
-                                                                         width=2))))
-    layout = base_layout(f"Loss against the round (round {int(m)} marked)", height, uirevision,
-                     shapes=[_vline(m, MUTED, "round")],
-                     xaxis=dict(title=dict(text="round m")),
-                     yaxis=dict(title=dict(text="mean loss")),
-                     margin=dict(l=10, r=10, t=56, b=110))
-    return make_figure(data, layout)

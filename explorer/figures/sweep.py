@@ -205,16 +205,17 @@ def sweep_grid(cells, m: int, *, rows: int, columns: int, value_range=None,
     data, layout, notes = [], {}, []
     for row, col, label, trace, grid in cells:
         i = row * columns + col + 1
+        n = "" if i == 1 else str(i)  # plotly's names: x, x2, x3...
         with plain():
             one = sweep_map(trace, m, grid, label=label, value_range=value_range)
         x0, y1 = col * (w + gap), 1 - row * (h + 0.08) - 0.06  # a label's room above
         for t in one["data"]:
-            data.append(dict(t, xaxis=f"x{i}", yaxis=f"y{i}"))
+            data.append(dict(t, xaxis=f"x{n}", yaxis=f"y{n}"))
         x, y = dict(one["layout"]["xaxis"]), dict(one["layout"]["yaxis"])
         if "scaleanchor" in y:
-            y["scaleanchor"] = f"x{i}"
-        layout[f"xaxis{i}"] = dict(x, domain=[x0, x0 + w], anchor=f"y{i}")
-        layout[f"yaxis{i}"] = dict(y, domain=[max(y1 - h, 0.0), y1], anchor=f"x{i}")
+            y["scaleanchor"] = f"x{n}"
+        layout[f"xaxis{n}"] = dict(x, domain=[x0, x0 + w], anchor=f"y{n}")
+        layout[f"yaxis{n}"] = dict(y, domain=[max(y1 - h, 0.0), y1], anchor=f"x{n}")
         notes.append(dict(text=f"{esc(label)}<br>{cell_subtitle(trace, m)}", x=x0 + w / 2,
                           y=y1, xref="paper", yref="paper", xanchor="center",
                           yanchor="bottom", showarrow=False, font=dict(size=13)))
