@@ -235,9 +235,11 @@ class Session:
     # --- after the server process died ---
 
     def view(self) -> tuple:
-        """What the student sees, as the link says it: page, query string (round and
-        every setting)."""
-        return (self.page_hash, tuple(sorted(parse_qsl(self.query))))
+        """What the student sees, as the link says it: the page's path (the harness's
+        students stay on the Model page, "/"; the page hash a first run announces can be
+        the main script's rather than the page's, so it is not compared) and the query
+        string (round and every setting)."""
+        return ("/", tuple(sorted(parse_qsl(self.query))))
 
     async def closed(self) -> None:
         """Return when the WebSocket is closed (the browser hears of it at once)."""
@@ -602,6 +604,9 @@ async def _student(i: int, url: str, clock: dict, think: float, killed: dict,
             asked = (float(link.get("lr", DEFAULTS["lr"])),
                      int(link.get("depth", DEFAULTS["depth"])))
             back.equal = session.view() == view and run.round == m and shown == asked
+            if not back.equal:
+                back.error = (f"view {view} -> {session.view()}, round {m} -> {run.round}, "
+                              f"setting {asked} -> {shown}")
     await session.close_quietly()
     return runs
 
@@ -705,7 +710,9 @@ def restart(n: int = 30, *, before: float = 4.0, after: float = 12.0, think: flo
         asyncio.run(_warm(server.url))
 
         def stop_and_start():
+            began = time.perf_counter()
             held["server"].stop()
+            held["stop"] = time.perf_counter() - began
             began = time.perf_counter()
             held["server"] = start_server(server.log, port=server.port, count_fits=True,
                                           keep_log=True)
@@ -716,6 +723,8 @@ def restart(n: int = 30, *, before: float = 4.0, after: float = 12.0, think: flo
     except BaseException:
         held["server"].stop()
         raise
+    print(f"restart: stopped in {held.get('stop', float('nan')):.1f} s, healthy again "
+          f"{held.get('start', float('nan')):.1f} s later", file=sys.stderr)
     return backs, runs, held.get("start", float("nan")), held["server"]
 
 
