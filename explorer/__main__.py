@@ -189,7 +189,8 @@ def parser() -> argparse.ArgumentParser:
     _option(lesson, "--sample", "sample", help="the selected training point")
     lesson.add_argument("--app-url", default=interactive.APP_URL, metavar="URL",
                         help="the app's address, for the file's link to the app at the "
-                             f"same settings (default {interactive.APP_URL})")
+                             "same settings (default none: the file then has no link and "
+                             "says so)")
     sweep = p.add_argument_group(
         "sweep: a fit per value (per pair of values with --sweep2), every other setting "
         "as given; writes each round's maps as one grid, the loss curves and, with two "

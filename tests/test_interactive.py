@@ -73,7 +73,8 @@ def test_an_export_form_the_file_cannot_inline_is_refused(tmp_path):
 def test_the_file_holds_everything_and_fetches_nothing(moons, page):
     trace, grid, state, names = moons
     text = interactive.lesson_html(trace, grid, state, names, page=page,
-                                   data_label="moons, 160 training points")
+                                   data_label="moons, 160 training points",
+                                   app_url="https://class.example")
     assert_self_contained(text)
     data = data_of(text)
     described = pages.describe(page, trace, grid, state, names, key=data["key"])
@@ -92,7 +93,7 @@ def test_the_file_holds_everything_and_fetches_nothing(moons, page):
     assert all(panel in left_out.replace("&#x27;", "'") for panel in described.panels)
     link = re.search(r'class="needs-app">.*?href="([^"]+)" target="_blank"', text).group(1)
     url = urlsplit(link.replace("&amp;", "&"))
-    assert url.netloc == "localhost:8501" and url.path == pages.PATHS[page]
+    assert url.netloc == "class.example" and url.path == pages.PATHS[page]
     assert State.from_query({k: v[0] for k, v in parse_qs(url.query).items()}) == state
 
 
@@ -228,7 +229,7 @@ def test_every_fit_setting_of_the_app_has_an_option(tmp_path, warm_engine, optio
                                                      fit_params):
     """The file is fitted as the app is at its link's settings, and is named for its rules."""
     assert cli.main(["export", "--interactive", "--n-rounds", "3", *options,
-                     "--out", str(tmp_path)]) == 0
+                     "--app-url", "https://t.example", "--out", str(tmp_path)]) == 0
     (path,) = tmp_path.glob("*model-lesson*.html")
     link = re.search(r'class="needs-app">.*?href="([^"]+)"', path.read_text()).group(1)
     state = State.from_query(parse_qs(urlsplit(link.replace("&amp;", "&")).query))
@@ -283,14 +284,32 @@ def test_the_lesson_file_and_the_animation_are_written_side_by_side(tmp_path, wa
     assert any("model-animation" in n for n in names), names
 
 
+def test_a_file_made_without_the_apps_address_has_no_link_and_says_so(moons, tmp_path,
+                                                                     warm_engine):
+    """Issue 45, item 5: no --app-url, no link (never localhost, which a student's computer
+    does not serve); the file says why. The app's own button passes its address."""
+    trace, grid, state, names = moons
+    text = interactive.lesson_html(trace, grid, state, names, page="curves")
+    line = re.search(r'class="needs-app">(.*?)</p>', text).group(1)
+    assert "href" not in line and "--app-url" in line and "no link" in line
+    assert "localhost" not in text and "127.0.0.1" not in text
+    assert interactive.app_link(state, "curves", None) is None
+    assert cli.main(["export", "--interactive", "--n-rounds", "3", "--page", "curves",
+                     "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob("*curves-lesson*.html")
+    line = re.search(r'class="needs-app">(.*?)</p>', path.read_text()).group(1)
+    assert "href" not in line and "--app-url" in line
+
+
 def test_an_uploads_file_says_the_app_needs_the_file_again(moons):
     trace, grid, state, names = moons
     text = interactive.lesson_html(trace, grid, State.from_mapping(
-        {**state.to_query(), "data": "upload"}), names, page="curves")
+        {**state.to_query(), "data": "upload"}), names, page="curves",
+        app_url="https://class.example")
     assert "upload the same file there" in re.search(r'class="needs-app">(.*?)</p>',
                                                      text).group(1)
-    assert "upload the same file" not in interactive.lesson_html(trace, grid, state, names,
-                                                                 page="curves")
+    assert "upload the same file" not in interactive.lesson_html(
+        trace, grid, state, names, page="curves", app_url="https://class.example")
 
 
 def test_a_sweeps_file_holds_each_cells_record_and_steps_each_chart_with_its_own():

@@ -32,7 +32,13 @@ from ..figures import bindings, pages
 from ..numbers.record import encode
 from .images import ExportError
 
-APP_URL = "http://localhost:8501"  # the app's usual address (streamlit run app.py)
+# The app's address when none is given: none. A file made without one (the command line
+# without --app-url) leaves the link out and says so; it never points at localhost, which a
+# student's computer does not serve. The app's own button passes the address it was
+# opened at (explorer/app/offline.py).
+APP_URL = None
+NO_APP_URL = ("this file was made without the app's address (--app-url), so it has no "
+              "link to it")
 MAX_BYTES = 25 * 2**20  # a lesson file above this is refused
 DEFAULT_BUDGET = 8 * 2**20  # what the default fit's file stays under (tests)
 
@@ -116,10 +122,13 @@ def _script_json(text: str) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def app_link(state, page: str, app_url: str = APP_URL) -> str:
-    """The app's address for ``page`` at ``state``'s settings (its round included).
+def app_link(state, page: str, app_url: str | None = APP_URL) -> str | None:
+    """The app's address for ``page`` at ``state``'s settings (its round included), or
+    None without an ``app_url`` (the file then says it has no link).
 
-    Raises ValueError unless ``app_url`` is an http(s) address."""
+    Raises ValueError unless ``app_url`` is None or an http(s) address."""
+    if app_url is None or app_url == "":
+        return None
     parts = urlsplit(app_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"--app-url must be an http:// or https:// address; got {app_url!r}.")
@@ -145,7 +154,7 @@ def _too_large(trace, state, page: str, why: str) -> LessonTooLarge:
 
 
 def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
-                data_label: str = "", app_url: str = APP_URL, key: str = "lesson",
+                data_label: str = "", app_url: str | None = APP_URL, key: str = "lesson",
                 described: pages.Page | None = None) -> str:
     """``page`` (one of :data:`explorer.figures.pages.PAGES`) of the fit ``trace`` on
     ``grid``, at ``state``'s settings, selection and round (presenter mode when
@@ -153,7 +162,8 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
 
     ``names``: feature_names, classes, target_name; ``data_label``: the data as the app's
     caption names it (plain text: escaped here); ``app_url``: the app's address, for the
-    link to the app at the same settings. ``described``: the page's charts where they are
+    link to the app at the same settings (None: no link, and the file says so).
+    ``described``: the page's charts where they are
     not :func:`explorer.figures.pages.describe`'s of this one fit (the Sweep page's,
     :func:`explorer.figures.pages.describe_sweep`: each chart with its own fit, whose
     record the file holds too).
@@ -245,11 +255,13 @@ def _page(described, state, caption: str, link: str, data: str) -> str:
     upload = " (then upload the same file there)" if state.is_upload else ""
     body = (f"<body>\n<header>\n<h1>{e(described.title)}{present}</h1>\n"
             + (f"<p class=\"caption\">{e(caption)}</p>\n" if caption else "")
-            + f"<p class=\"needs-app\">Changing the settings, the data or the selection "
-              f"needs the app: <a href=\"{e(link, quote=True)}\" target=\"_blank\" "
-              f"rel=\"noopener\">open this lesson in the "
-              f"app at the same settings</a>{upload}.</p>\n"
-              f"<p class=\"left-out\">Left out of this file (the app shows them when "
+            + (f"<p class=\"needs-app\">Changing the settings, the data or the selection "
+               f"needs the app: <a href=\"{e(link, quote=True)}\" target=\"_blank\" "
+               f"rel=\"noopener\">open this lesson in the "
+               f"app at the same settings</a>{upload}.</p>\n" if link else
+               f"<p class=\"needs-app\">Changing the settings, the data or the selection "
+               f"needs the app; {e(NO_APP_URL)}.</p>\n")
+            + f"<p class=\"left-out\">Left out of this file (the app shows them when "
               f"stepping rests): {e(left_out)}.</p>\n</header>\n"
               f"<div id=\"bar\"></div>\n<main class=\"charts\">\n{_slots(described)}\n</main>\n"
               f"<script type=\"application/json\" id=\"lesson-data\">{data}</script>\n"
