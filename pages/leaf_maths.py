@@ -1,14 +1,69 @@
 """Leaf maths page: one leaf's loss L_R(γ), its Taylor quadratic, the Newton step and the
 exact minimiser; the {0,1} and ±1 forms side by side; slips of common write-ups; and a
-check of the fit on screen against the reference implementation."""
+check of the fit on screen against the reference implementation.
+
+When no leaf was chosen the page opens on a typical leaf, not on the selected sample's
+(which may be pure, the edge case): the largest leaf whose exact minimiser is finite
+(classification) or the largest leaf (regression), summaries.typical_leaf. The sample's
+own leaf is one click away; the Tree page keeps following the sample."""
 
 import streamlit as st
 
 from explorer import app, figures, losses
+from explorer.app import store
 from explorer.text import XGB_SYMBOLS, bracketed, no_tree
 from explorer.app.text import sub
 from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
+
+def typical_leaf_loss(trace, m: int, *, k: int = 0, height: int = 520, uirevision=None):
+    """The leaf-loss chart of tree m's typical leaf (summaries.typical_leaf), found at
+    every round as the chart follows the round."""
+    leaf = summaries.typical_leaf(trace, m, k)[0] if m >= 1 else -1
+    return figures.leaf_loss_of(trace, m, leaf=leaf, k=k, height=height, uirevision=uirevision)
+
+
+def leaf_choice(ctx, s, m: int, k: int):
+    """The leaf shown, whether it is the typical one, and the picker: the typical leaf
+    (no leaf chosen: State's leaf −1), or any leaf of tree m; and a button to the
+    selected sample's leaf when that is another one. Returns (leaf, typical)."""
+    tr = ctx.trace
+    tree = tr.tree(m, k)
+    leaves = [int(j) for j in summaries.leaves_of(tr, m, k)]
+    chosen = int(s.leaf) in leaves
+    typical, finite = summaries.typical_leaf(tr, m, k)
+    leaf = int(s.leaf) if chosen else typical
+    what = ("the largest leaf with a finite minimiser" if tr.is_classifier and finite
+            else "the largest leaf")
+    store.seed("_w_leaf", leaf if chosen else -1)
+
+    def changed():
+        app.mark_acted()
+        app.update(leaf=int(st.session_state["_w_leaf"]))
+    st.selectbox("Leaf of tree m", [-1] + leaves, key="_w_leaf", on_change=changed,
+                 format_func=lambda j: (f"{what} (leaf {typical})" if j < 0 else
+                                        f"leaf {j} (n = {int(tree['n'][j])})"))
+    own = summaries.resolve_leaf(tr, m, -1, s.sample, k)[0]
+    if own != leaf:
+        pure = leaves_pure(tr, m, own, k)
+
+        def to_sample():
+            app.mark_acted()
+            app.update(leaf=own)
+        st.button(f"Sample #{s.sample}'s leaf: leaf {own}" + (" (pure)" if pure else ""),
+                  key="leaf_of_sample", icon=":material/my_location:", on_click=to_sample,
+                  help="The leaf of the selected sample, which the Tree page follows.")
+    if not chosen:
+        st.caption(f"No leaf chosen: this is {what} of tree m, leaf {typical}"
+                   + ("" if finite or not tr.is_classifier else
+                      " (every leaf of this tree is pure or stopped short of a minimiser)")
+                   + ". Choose another above.")
+    return leaf, not chosen
+
+
+def leaves_pure(trace, m, node, k) -> bool:
+    return bool(leaves.leaf_story(trace, m, node, n_points=3, k=k)["pure"])
+
 
 ctx = app.page("Leaf maths: the leaf's own loss, one Newton step and the exact "
                "minimiser")
@@ -141,18 +196,21 @@ def body(ctx):
     else:
         left, right = st.columns([3, 2], gap="medium")
         k = app.class_picker(ctx, s, right)  # with K >= 3 classes: a leaf of tree (m, k)
-        leaf, followed = summaries.resolve_leaf(tr, m, s.leaf, s.sample, k)
+        with right:
+            leaf, typical = leaf_choice(ctx, s, m, k)
         story = leaves.leaf_story(tr, m, leaf, k=k)
         with left:
-            # the chart finds the selected leaf of each round itself
-            app.chart(app.following(ctx, s, "leaf_loss", figures.leaf_loss_of, leaf=s.leaf,
-                                    sample=s.sample, k=k, uirevision=ctx.key),
-                      s, "leaf_loss", key="chart_leaf_loss", live=True)
+            # the chart finds the leaf of each round itself: the chosen one, else the
+            # typical one
+            chart = (app.following(ctx, s, "leaf_loss", typical_leaf_loss, k=k,
+                                   uirevision=ctx.key) if typical else
+                     app.following(ctx, s, "leaf_loss", figures.leaf_loss_of, leaf=s.leaf,
+                                   sample=s.sample, k=k, uirevision=ctx.key))
+            app.chart(chart, s, "leaf_loss", key="chart_leaf_loss", live=True)
             if tr.is_multiclass and summaries.leaf_rule(tr) == "newton":  # the factor's rule
                 st.caption(losses.of(tr).factor_note + " So γ₁ is not the quadratic's "
                            "minimum Σr / Σh but (K − 1)/K of it.")
         with right:
-            app.leaf_picker(ctx, m, leaf, followed, k)
             tree = f"tree ({m}, {k})" if tr.is_multiclass else f"tree {m}"
             st.markdown(f"**Leaf {leaf} of {tree}**: {story['n']} training points.")
             e_k = r"\,e_k" if tr.is_multiclass else ""  # K classes: the step moves F_k alone

@@ -90,3 +90,52 @@ def test_three_class_leaves_without_the_factor_say_nothing_of_it(split):
     assert "(K − 1)/K" not in all_text(at)
     assert "(K − 1)/K" in all_text(open_clean(LEAF, data="iris", rounds=ROUNDS, round=2, cls=1))
 
+
+
+def _default_fit(m):
+    """The default fit, and at round m its leaves' in-bag members counted again here."""
+    from explorer import fit
+    from explorer.data import make_toy, split
+    from explorer.numbers.leaves import leaf_story, members
+    from explorer.state import State
+    s = State()
+    train, _ = split(make_toy(s.data, n=s.n, noise=s.noise, seed=s.dseed), s.valid, s.dseed)
+    trace = fit(train.X, train.y, **s.fit_params())
+    tree = trace.tree(m)
+    found = []
+    for node in range(len(tree)):
+        if tree["left"][node] < 0:
+            inside = members(trace, m, node)
+            y = trace.y[inside]
+            pure = bool((y == 1).all() or (y == 0).all())
+            found.append((int(inside.sum()), node, pure,
+                          leaf_story(trace, m, node)["stop_rule"]))
+    return trace, found
+
+
+@pytest.mark.parametrize("m", [1, 10])
+def test_leaf_maths_opens_on_the_largest_leaf_with_a_finite_minimiser(m):
+    """Issue 45, item 4: no leaf chosen, the page shows the largest leaf that is not pure
+    and whose Newton iterations converged, and says which; sample 0's pure leaf is one
+    click away with its warning; the Tree page still follows the sample."""
+    from explorer.numbers.summaries import CONVERGED
+    trace, found = _default_fit(m)
+    size, typical = max((n, -node) for n, node, pure, stop in found
+                        if not pure and stop == CONVERGED)
+    typical = -typical
+    own = int(trace.leaf[m][0])
+    assert typical != own and next(p for _, node, p, _ in found if node == own)  # pure
+    at = open_clean(LEAF, round=m)
+    body = all_text(at)
+    assert f"**Leaf {typical} of tree {m}**: {size} training points." in body
+    assert f"largest leaf with a finite minimiser of tree m, leaf {typical}" in body
+    assert "no finite minimiser" not in body
+    (fig,) = charts(at)
+    assert f"Leaf {typical} of tree {m}" in fig["layout"]["title"]["text"]
+    at.button(key="leaf_of_sample").click().run()
+    assert_clean(at)
+    body = all_text(at)
+    assert f"**Leaf {own} of tree {m}**" in body and "no finite minimiser" in body
+    at = open_clean("pages/tree.py", round=m)  # no leaf chosen: the sample's leaf
+    assert at.selectbox(key="_w_leaf").value == -1
+    assert f"leaf {own}" in all_text(at).lower()

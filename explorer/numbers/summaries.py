@@ -85,6 +85,41 @@ def resolve_leaf(trace, m: int, leaf: int, sample: int, k: int = 0) -> tuple[int
     return int(_leaves(trace, m, k)[sample]), True
 
 
+_typical: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # trace -> {(m, k): node}
+
+
+def typical_leaf(trace, m: int, k: int = 0) -> tuple[int, bool]:
+    """The leaf of tree m (of class k) the Leaf maths page opens on when no leaf was
+    chosen: a typical Newton leaf rather than an edge case.
+
+    Classification: the largest leaf (most in-bag training points; the lower node id on
+    a tie) whose exact minimiser is finite, that is not pure and where Newton's method on
+    the leaf's own loss converged (:data:`CONVERGED`, as the page's "exact γ*" says).
+    Regression: the largest leaf. Returns (node id, finite): ``finite`` is False when no
+    leaf of the tree has a finite minimiser (then the largest leaf)."""
+    per_trace = _typical.setdefault(trace, {})
+    if (m, k) not in per_trace:
+        per_trace[(m, k)] = _typical_leaf(trace, m, k)
+    return per_trace[(m, k)]
+
+
+def _typical_leaf(trace, m, k):
+    where = _leaves(trace, m, k).astype(np.int64)
+    if trace.in_bag is not None:
+        where = where[trace.in_bag[m]]
+    nodes = leaves_of(trace, m, k)
+    sizes = np.bincount(where, minlength=len(trace.tree(m, k)))[nodes]
+    by_size = [int(nodes[i]) for i in np.lexsort((nodes, -sizes))]  # largest first
+    if not trace.is_classifier:
+        return by_size[0], True
+    from .leaves import leaf_story  # leaves imports this module
+    for node in by_size:
+        story = leaf_story(trace, m, node, n_points=3, k=k)
+        if not story["pure"] and story["stop_rule"] == CONVERGED:
+            return node, True
+    return by_size[0], False
+
+
 def _leaves(trace, m: int, k: int) -> np.ndarray:
     """The leaf of every training point in tree m (of class k)."""
     return trace.leaf[m, :, k] if trace.is_multiclass else trace.leaf[m]
