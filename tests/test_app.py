@@ -16,7 +16,7 @@ from apptest_helpers import (APP, GOOD_CSV, LEAF, PAGES, ROUNDS, SPLITS_PAGE, TH
                              TIMEOUT, assert_clean, chart_payloads, chart_text, charts, new_app,
                              open_clean, open_page, page_text, round_of, storyboard, unescape,
                              upload)
-from explorer import figures
+from explorer import dataset, figures
 from explorer.dataset import MAX_POINT_ROUNDS
 from explorer.figures import theme
 from explorer.process import ROOT
@@ -49,7 +49,9 @@ def test_every_page_opens_with_defaults(page):
         assert spec["layout"]["uirevision"]
 
 
-REGISTERED = re.findall(r'st\.Page\("(pages/[\w-]+\.py)"', (ROOT / "app.py").read_text())
+# each page once: the Model page is registered twice, at / and as the /model alias
+REGISTERED = list(dict.fromkeys(
+    re.findall(r'st\.Page\("(pages/[\w-]+\.py)"', (ROOT / "app.py").read_text())))
 
 
 def test_the_router_registers_the_explorer_pages():
@@ -338,8 +340,16 @@ def test_a_bad_upload_gives_a_message_not_a_traceback(kind):
     assert not chart_payloads(at)
 
 
-def test_no_upload_yet_asks_for_one():
+def test_an_upload_link_says_the_server_does_not_have_its_file():
     at = open_page(PAGES[1], data="upload")
+    assert_clean(at, errors_allowed=True)
+    assert at.error and unescape(at.error[0].value) == dataset.LOST_FILE
+    assert not at.get("plotly_chart") and not chart_payloads(at)  # no toy set instead
+
+
+def test_choosing_upload_in_the_sidebar_asks_for_a_file():
+    at = open_page(PAGES[1])
+    at.selectbox(key="data").set_value("upload").run()
     assert_clean(at, errors_allowed=True)
     assert at.error and "Upload a CSV file" in at.error[0].value
 

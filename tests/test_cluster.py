@@ -141,8 +141,6 @@ def test_an_upload_link_without_its_file_says_so_and_shows_no_toy_set(upload_lin
     assert any("upload" in alert.lower() for alert in upload_link.alerts), upload_link.alerts
 
 
-@pytest.mark.xfail(strict=True, reason="explorer/app/controls.py does not choose "
-                   "dataset.LOST_FILE yet: the change is in issue 48's report")
 def test_an_upload_link_without_its_file_says_the_server_lost_it(upload_link):
     assert dataset.LOST_FILE in upload_link.alerts
 

@@ -23,6 +23,7 @@ from . import store
 IMAGE_WIDTH = 1920  # pixels: the toolbar's PNG, whatever the window's size
 IMAGE_FORMATS = ("PNG", "SVG")
 _NO_FEATURE = "(none: one input)"
+_OPENED_AS, _FILE_READ = "_data_opened_as", "_file_read"
 _DATA_NAMES = {**{name: name for name in BY_KEY["data"].choices},
                UPLOAD: "upload a CSV file", DRAW: "draw your own (Model page)"}
 
@@ -73,6 +74,8 @@ def data(state: State) -> dataset.Data:
     notes said beside them, or in its message why there is none."""
     side = st.sidebar
     side.header("Data")
+    # the data the session's link named: a link to an upload cannot bring the file
+    opened = st.session_state.setdefault(_OPENED_AS, state.data)
     field("data", state, side)
     upload = None
     if state.is_drawn:
@@ -107,7 +110,10 @@ def data(state: State) -> dataset.Data:
                 table = _read_upload(hashlib.sha1(raw).hexdigest(), raw, file.name)
             except DataError as error:
                 return dataset.Data(message=str(error))
+            st.session_state[_FILE_READ] = True
             upload = dataset.Upload(table, *_columns(table, state.is_regression))
+        elif opened == UPLOAD and not st.session_state.get(_FILE_READ):
+            return dataset.Data(message=dataset.LOST_FILE)
     made = (dataset.make(state, upload) if state.own_data
             else _toy(tuple(getattr(state, key) for key in dataset.READS), state))
     if made.total:  # an upload's points: how many of them are fitted

@@ -84,7 +84,10 @@ def residual_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
 def _residual_colours(trace, scale, panel) -> tuple[dict, dict]:
     """(the residual markers' colour settings, the layout's shared colour axis if any):
     the diverging scale on [-scale, scale], white at r = 0."""
-    bar = colorbar(f"r = {losses.of(trace).residual_html}")
+    # the title on top, its labels just below their ticks: plotly sets a title on the
+    # right in the tick labels' column, beside the 0 (as regions.py's leaf-value bar)
+    bar = colorbar(f"r = {losses.of(trace).residual_html}", side="top",
+                   ticklabelposition="outside bottom")
     return (panel.colour(dict(cmin=-scale, cmid=0.0, cmax=scale, colorscale=DIVERGING,
                               colorbar=bar)),
             panel.colour_axis(DIVERGING, -scale, scale, bar))
