@@ -147,13 +147,22 @@ def _file_names(state: State, view: str, rounds: int) -> list[str]:
 
 _WIDE_VIEWS = ("update", "tree", "curves")  # full-width charts: laid out wider in a file
 
+# On a touch screen (no hover, a coarse pointer: a phone, a tablet), what a chart changes
+# (component.js applies it there, and nowhere else): no mode bar, which a screen without
+# hover shows all the time, over the chart's title; and a one-finger drag that scrolls
+# the page instead of zooming the chart (no drag mode, no axis drag handles; two fingers
+# still zoom the page). A tap still selects a point: plotly.js takes it as a click.
+TOUCH = {"config": {"displayModeBar": False, "showAxisDragHandles": False},
+         "layout": {"dragmode": False}}
+
 
 def chart_config(state: State, view: str, *, fmt: str = "png",
                  size: tuple[int | None, int | None] = (None, None)) -> dict:
     """The plotly config of a chart: its toolbar camera downloads the chart laid out at
     a fixed size (``size``, else a width for the view and the figure's height) and
     scaled to :data:`IMAGE_WIDTH` pixels, as PNG or SVG, named after the data, the
-    parameters, the view and the round."""
+    parameters, the view and the round. ``touch`` holds what a touch screen changes
+    (:data:`TOUCH`: config and layout), for component.js; it is no plotly config."""
     width, height = size
     width = int(width or (1440 if view in _WIDE_VIEWS else 960))
     height = int(height or 560)
@@ -165,6 +174,7 @@ def chart_config(state: State, view: str, *, fmt: str = "png",
                                  "width": width, "height": height,
                                  "scale": IMAGE_WIDTH / width,
                                  "filename": f"boosting_{view}_{state.slug()}"},
+        "touch": TOUCH,
     }
 
 
@@ -191,6 +201,7 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
     component = chart_component() if url else None
     if component is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
         fig = json.loads(drawn.json)
+        config = {k: v for k, v in config.items() if k != "touch"}  # component.js's alone
         kwargs = dict(config=config, theme=None, width="stretch", key=key)
         if on_select is not None:
             def picked():
@@ -245,6 +256,8 @@ def record_key(ctx) -> str:
     return hashlib.sha1(ctx.key.encode()).hexdigest()[:16]
 
 
+# A record is about 9 bytes a point-round of the fit (the points budget: 2-3 million), so at
+# most 12 x 27 MB; measured in a class, 0.4 MB (benchmarks/load.py --soak)
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _record_bytes(fit_key: str, _trace, _grid) -> bytes:
     return encode(_trace, _grid, fit_key)

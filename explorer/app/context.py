@@ -150,6 +150,11 @@ def _fit(_train, _valid, params: dict):
     return fit(_train.X, _train.y, X_valid=Xv, y_valid=yv, **params)
 
 
+# The shared fits and grids, bounded in entries whose bytes the points budget bounds: a fit
+# is at most dataset.MAX_POINT_ROUNDS_BY_SPLIT's 3,000,000 point-rounds of about 10 bytes
+# (30 MB), a grid GRID_CELL_ROUNDS' 10 MB; so at most 12 x 30 = 360 MB of fits and
+# 12 x 10 = 120 MB of grids (measured in a class: 3 and 35 MB, benchmarks/load.py --soak).
+# An upload's are per session: 2 x 40 MB.
 @st.cache_resource(max_entries=12, show_spinner="Fitting the trees…")
 def _fitted(data_key: str, params_key: tuple, _train, _valid, _params: dict):
     return _fit(_train, _valid, _params)
@@ -263,6 +268,30 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
                 icon=":material/school:")
 
 
+# Presenter mode on a projector: the round bar and the first row of charts fit in the
+# window without a scroll (1280 x 720 and 1024 x 768; the charts' heights are
+# explorer/figures/presenter.py's). The controls between the bar and the first charts are
+# hidden, as controls.py hides the sidebar's (Compare's pair, the Splits node, the Sweep's
+# axes: they keep their values, the link holds them). In a short window (a projector; the
+# measure is the window's height) the header folds: the title shrinks to one line beside
+# the exit button, which leaves its own row, and the settings line folds away (the charts'
+# titles name the round and the setting).
+_PRESENT_FOLD = """<style>
+.st-key-pair, .st-key-splits_node,
+[data-testid="stHorizontalBlock"]:has(.st-key-sweep_axis) { display: none !important; }
+@media (max-height: 820px) {
+  .block-container { padding-top: 3.9rem; position: relative; }
+  .block-container [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+  .st-key-explorer_record, [class*="st-key-record_"] { display: none; }
+  .block-container .st-key-present_exit { position: absolute; top: 3.9rem; right: 0;
+    width: auto; z-index: 2; }
+  .block-container .st-key-page_title h4 { font-size: 1.35rem; line-height: 1.35;
+    padding: 0.35rem 13rem 0 0; }
+  .st-key-page_caption { display: none; }
+}
+</style>"""
+
+
 def page(title: str, drawing: bool = False, caption: bool = True) -> Context:
     """Guard the router, print the page header, return the context (or stop with a message).
 
@@ -284,9 +313,12 @@ def page(title: str, drawing: bool = False, caption: bool = True) -> Context:
             st.error(md_escape(error), icon=":material/error:")
         finish()  # what app.py would call after the page: nothing is drawn after st.stop
         st.stop()
-    st.markdown(f"#### {title}")
+    if store.peek().present:
+        st.html(_PRESENT_FOLD)
+    st.container(key="page_title").markdown(f"#### {title}")
     if caption:
-        st.caption(Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
+        st.container(key="page_caption").caption(
+            Settings.of(ctx.trace.params).caption(md_escape(ctx.data_label)))
     if drawing:
         draw.tools(store.peek())
     return ctx

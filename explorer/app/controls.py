@@ -57,6 +57,7 @@ def field(key: str, state: State, container=st, disabled: bool = False, on_chang
     return container.slider(f.label, float(f.low), float(f.high), step=float(f.step), **common)
 
 
+# a toy set of at most 10,000 points (State's n), 24 bytes each: at most 32 x 240 kB = 8 MB
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _toy(reads: tuple, _state: State) -> dataset.Data:
     """A toy set's data, made once for every session: ``reads`` holds the State's fields
@@ -64,6 +65,7 @@ def _toy(reads: tuple, _state: State) -> dataset.Data:
     return dataset.make(_state)
 
 
+# a session's files read: at most 4 x dataset.MAX_UPLOAD_MB of text, as a table
 @st.cache_data(max_entries=4, scope="session", show_spinner="Reading the file…")
 def _read_upload(digest: str, _raw: bytes, name: str):
     return dataset.read(_raw, name)
