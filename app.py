@@ -42,6 +42,8 @@ if __name__ == "__main__":
                 url_path="compare"),
         st.Page("pages/sweep.py", title="Sweep", icon=":material/grid_view:",
                 url_path="sweep"),
+        st.Page("pages/lessons.py", title="Lessons", icon=":material/school:",
+                url_path="lessons"),
     ]
     MODEL_ALIAS = "model"
     # after the default page, so that st.switch_page("pages/model.py") finds that first

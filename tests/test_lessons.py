@@ -227,3 +227,81 @@ def test_the_sweep_lessons_state_each_cells_lowest_validation_loss(warm_engine):
             in text
     assert half.valid_loss.min() < full.valid_loss.min()
     assert "a subsample (0.5) reaches a lower minimum than the full sample here" in text
+
+
+# --- the first lecture's lessons: each caption's numbers computed again here ------------
+
+def _lesson_fit(key):
+    s = State.from_query({"lesson": key})
+    train, valid = split(make_toy(s.data, n=s.n, noise=s.noise, balance=s.balance,
+                                  seed=s.dseed), s.valid, s.dseed)
+    trace = fit(train.X, train.y, X_valid=None if valid is None else valid.X,
+                y_valid=None if valid is None else valid.y, **s.fit_params())
+    return s, trace, LESSONS[key].caption(trace)
+
+
+def _p(F):
+    return 1.0 / (1.0 + np.exp(-np.asarray(F, dtype=float)))
+
+
+def test_the_first_lectures_captions_are_true_at_their_rounds(warm_engine):
+    # the residuals: y − σ(F₁) at the training points, and tree 2's root split
+    s, trace, text = _lesson_fit("residuals")
+    assert s.round == 1 and LESSONS["residuals"].page == "model"
+    r = trace.y - _p(trace.raw[1])
+    r0 = trace.y - _p(trace.raw[0])
+    root = trace.tree(2)[0]
+    assert f"run from {r.min():.3f} to {r.max():.3f}" in text
+    assert f"point #{int(np.argmax(np.abs(r)))} ({r[np.argmax(np.abs(r))]:+.3f})" in text
+    assert f"from {np.abs(r0).mean():.3f} at round 0 to {np.abs(r).mean():.3f}" in text
+    assert f"x{int(root['feature']) + 1} ≤ {float(root['threshold']):.3f}" in text
+
+    # one tree's Newton leaf: the largest leaf's Σ(y − p) / Σ p(1 − p) from round 0's p
+    s, trace, text = _lesson_fit("newton")
+    assert s.round == 1 and LESSONS["newton"].page == "tree"
+    p0 = _p(trace.raw[0])
+    leaves = [j for j in range(len(trace.tree(1))) if trace.tree(1)["left"][j] < 0]
+    leaf = max(leaves, key=lambda j: (np.sum(trace.leaf[1] == j), -j))
+    inside = trace.leaf[1] == leaf
+    sum_r, sum_h = np.sum(trace.y[inside] - p0[inside]), np.sum(p0[inside] * (1 - p0[inside]))
+    gamma = sum_r / sum_h
+    assert f"{len(leaves)} regions" in text and f"leaf {leaf} with {inside.sum()} " in text
+    assert f"Σr = {sum_r:.4f}" in text and f"Σh = {sum_h:.4f}" in text
+    assert f"= {gamma:.4f}, and every point in the box moves by ν·γ = 0.1 × {gamma:.4f} = " \
+           f"{0.1 * gamma:.4f}" in text
+
+    # F₃ = F₂ + ν·γ for sample 0: F₃ from the trees' values alone, f₀ and each round's leaf
+    s, trace, text = _lesson_fit("update")
+    assert (s.round, s.sample) == (3, 0)
+    F = trace.f0 + 0.1 * sum(trace.tree(m)["value"][trace.leaf[m][0]] for m in (1, 2))
+    gamma = trace.tree(3)["value"][trace.leaf[3][0]]
+    assert f"F₂ = {F:.4f}" in text and f"γ = {gamma:.4f}" in text
+    assert f"= {F + 0.1 * gamma:.4f}, and p = σ(F₃) = {_p(F + 0.1 * gamma):.4f}" in text
+
+    # the boundary over rounds: training accuracy of p > 0.5 at rounds 1, 5, 20 and 100
+    s, trace, text = _lesson_fit("boundary")
+    assert s.round == 1
+    for m in (1, 5, 20, 100):
+        accuracy = np.mean((trace.raw[m] > 0) == (trace.y == 1))
+        assert f"{accuracy:.0%} after round {m}" in text
+
+    # multiclass: K trees a round, their leaves, f₀ as the centred log shares
+    s, trace, text = _lesson_fit("multiclass")
+    assert s.round == 1 and trace.n_classes == 3
+    shares = np.bincount(trace.y.astype(int), minlength=3) / len(trace.y)
+    f0 = np.log(shares) - np.log(shares).mean()
+    for k in range(3):
+        assert f"{int(np.sum(trace.tree(1, k)['left'] < 0))} leaves (k = {k})" in text
+    assert "f₀ = (" + ", ".join(f"{v:.3f}" for v in f0) + ")" in text
+
+    # histogram split finding: scikit-learn's own bin edges, the root's threshold among them
+    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
+    s, trace, text = _lesson_fit("histogram")
+    assert s.round == 1 and s.bins == 16
+    edges = _BinMapper(n_bins=s.bins + 1, random_state=0).fit(trace.X).bin_thresholds_
+    root = trace.tree(1)[0]
+    j, t = int(root["feature"]), float(root["threshold"])
+    assert np.any(np.isclose(edges[j], t, rtol=0, atol=1e-12))
+    assert f"x1 has {len(edges[0])} bin edges, x2 {len(edges[1])}" in text
+    assert f"at edge {int(np.searchsorted(edges[j], t))}, x{j + 1} ≤ {t:.4f}" in text
+    assert f"any two of its {len(np.unique(trace.X[:, j]))} values" in text
