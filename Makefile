@@ -14,7 +14,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
 export PYTHONPYCACHEPREFIX ?= $(CURDIR)/.cache/pyc
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: app test test-env quick bench load warm browsers
+.PHONY: app test test-env quick bench load warm browsers screenshots
 
 # A stamp per requirements file: pip runs again only when a file changes, the
 # dependencies' own list (pyproject.toml, which both files refer to) included.
@@ -89,3 +89,7 @@ bench: $(VENV)/.dev
 
 load: $(VENV)/.dev
 	$(PY) -m benchmarks.load
+
+# The README's screenshots (docs/model.png, docs/tree.png), made again from the app itself
+screenshots: warm $(VENV)/.dev browsers
+	$(PY) docs/screenshots.py
