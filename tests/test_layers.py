@@ -101,9 +101,9 @@ def test_modules_stay_readable():
 
 
 def test_every_module_has_its_test_file_or_the_readmes_table_names_one():
-    """The README's promise: a module's tests are in ``tests/test_<module>.py``, or its
-    table "Modules whose tests go by another name" names the files that hold them."""
-    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    """The lab notes' promise: a module's tests are in ``tests/test_<module>.py``, or
+    their table "Modules whose tests go by another name" names the files that hold them."""
+    readme = (PACKAGE.parent / "docs" / "DEVELOPING.md").read_text(encoding="utf-8")
     table = readme.split("Modules whose tests go by another name", 1)[1].split("\n\n##", 1)[0]
     named = {Path(cell).name for row in table.splitlines() if row.startswith("| `")
              for cell in re.findall(r"`([^`]+\.(?:py|js))`", row.split("|")[1])}
