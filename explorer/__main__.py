@@ -162,9 +162,15 @@ def parser() -> argparse.ArgumentParser:
     for key, flag in FIT_OPTIONS.items():
         _option(model, flag, key, **extra.get(key, {}))
     out = p.add_argument_group("output")
-    out.add_argument("--view", default="model", choices=tuple(exporting.VIEWS),
-                     help="model (the probability map, or a regression's F), residuals or "
-                          "tree (its regions); default model")
+    out.add_argument("--view", default="model", choices=exporting.ALL_VIEWS,
+                     help="model (the probability map, or a regression's F), residuals, "
+                          "tree (its regions), and every other chart of a page: update, "
+                          "diagram (tree m), sample-map and trajectory (the --sample), "
+                          "curves, leaf (Leaf maths' typical leaf), splits (at the root); "
+                          "the storyboard and the animation are the first three's; "
+                          "default model")
+    out.add_argument("--aspect", default="16:9", choices=tuple(exporting.ASPECTS),
+                     help="the slides' shape (default 16:9)")
     out.add_argument("--rounds", dest="export_rounds", metavar="0,1,10",
                      help="the rounds to export (default: 0,1,2,5,10,50 as far as the fit goes)")
     out.add_argument("--class", dest="cls", type=int, default=None, metavar="K",
@@ -276,15 +282,20 @@ def export(args, log=print) -> list[Path]:
         log(f"Writing {args.view} at rounds {', '.join(map(str, rounds))} "
             f"({', '.join(images)}, {args.width} px wide)…")
     for m in rounds:
-        fig = exporting.view_figure(trace, args.view, m, grid, **names)
+        fig = exporting.view_figure(trace, args.view, m, grid, aspect=args.aspect,
+                                    data_label=label, sample=args.sample, **names)
         for fmt in images:
             write(exporting.to_image(fig, fmt, args.width), args.view, m, fmt)
-    if images:
+    plane = args.view in exporting.VIEWS  # a storyboard and an animation compose these
+    if not plane and (images or "html" in formats):
+        log(f"  left out: the storyboard and the animation, which are the model's, the "
+            f"residuals' and the tree's; {args.view} is written at each round")
+    if images and plane:
         board = exporting.storyboard(trace, args.view, rounds, grid, data_label=label, **names)
         for fmt in images:
             write(exporting.to_image(board, fmt, args.width), f"{args.view}-storyboard",
                   rounds, fmt)
-    if "html" in formats:
+    if "html" in formats and plane:
         log("Writing the animation…")
         write(exporting.animation_html(trace, args.view, None, grid, **names),
               f"{args.view}-animation", None, "html")
@@ -348,8 +359,8 @@ def _export_sweep(args, state, name, label, log) -> list[Path]:
                   described.charts if chart.view in ("sweep_curves", "sweep_heat")]
         for view, fig in views:
             for fmt in formats:
-                write(exporting.to_image(exporting.for_export(fig, (1600, 900)), fmt,
-                                         args.width), view, m, fmt)
+                write(exporting.to_image(exporting.for_export(
+                    fig, exporting.ASPECTS[args.aspect]), fmt, args.width), view, m, fmt)
     return written
 
 

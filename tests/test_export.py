@@ -261,3 +261,55 @@ def test_storyboards_of_a_regression(sine, plane, view):
         board = export.storyboard(tr, view, [0, 1, 12], grid, target_name="target")
         check_figure(board)
         assert len([a for a in board.layout.annotations if a.text.startswith("round")]) == 3
+
+
+HINT_WORDS = re.compile(r"click|hover|tap\b|drag|go there|marked", re.IGNORECASE)
+
+
+def test_every_views_title_loses_its_interface_hints(warm_engine):
+    """No Chromium: each view's slide title, for the fits whose titles carry the most
+    hints (exact leaves, many leaves; three classes; histogram trees)."""
+    from explorer import fit
+    from explorer.data import make_toy, split
+    for data, options in (("moons", dict(leaf="exact", max_depth=5)), ("iris", {}),
+                          ("moons", dict(split="histogram", max_bins=16))):
+        train, valid = split(make_toy(data, n=120), 0.2, 0)
+        trace = fit(train.X, train.y, X_valid=valid.X, y_valid=valid.y, n_rounds=4,
+                    **options)
+        grid = make_grid(trace, resolution=40)
+        for view in export.ALL_VIEWS:
+            for m in (0, 3):
+                fig = export.view_figure(trace, view, m, grid, data_label="moons, 96 points",
+                                         classes=train.classes or None)
+                title = fig.layout.title
+                assert not HINT_WORDS.search(title.text), (view, title.text)
+                assert title.text.strip() and not title.text.startswith("(")
+                assert title.subtitle.text.endswith(f"round {m}")
+                assert title.subtitle.text.startswith("moons, 96 points · ")
+    assert export.clean_title("Loss and accuracy by round<br>(round 40 marked;<br>click a "
+                              "point to go there)") == "Loss and accuracy by round"
+
+
+@pytest.mark.browser  # kaleido renders with Chromium: one browser, every view, both shapes
+def test_every_view_exports_as_png_and_svg_in_both_aspects(moons_fit, grid):
+    """Every view as PNG in 16:9 and SVG in 4:3, and one view in the other two (about
+    1 s a rendering on a busy 2-core machine: 22 of them, not 40)."""
+    plan = [(view, "16:9", "png") for view in export.ALL_VIEWS]
+    plan += [(view, "4:3", "svg") for view in export.ALL_VIEWS]
+    plan += [("curves", "4:3", "png"), ("curves", "16:9", "svg")]
+    for view, aspect, fmt in plan:
+        w, h = export.ASPECTS[aspect]
+        fig = export.view_figure(moons_fit, view, 2, grid, aspect=aspect,
+                                 data_label="moons, 160 training points")
+        assert (fig.layout.width, fig.layout.height) == (w, h)
+        assert not HINT_WORDS.search(fig.layout.title.text)
+        image = export.to_image(fig, fmt)
+        if fmt == "png":
+            width, height = png_size(image)
+            assert width == export.MIN_WIDTH and abs(height / width - h / w) < 0.01, view
+            continue
+        svg = image.decode("utf-8")
+        texts = " ".join(re.findall(r'<text[^>]*class="gtitle[^"]*"[^>]*>(.*?)</text>',
+                                    svg, flags=re.S))
+        texts = re.sub(r"<[^>]+>", " ", texts)
+        assert "round 2" in texts and not HINT_WORDS.search(texts), (view, aspect, texts)

@@ -28,12 +28,133 @@ from ..settings import Settings
 from .images import PLANE_SIZE, PRINT_TEMPLATE, for_export
 
 
-# name -> (figures function, what a storyboard's title calls it)
+# name -> (figures function, what a storyboard's title calls it): the plane's views,
+# which a storyboard composes from their panels and an animation steps through
 VIEWS = {
     "model": (figures.model_view, "The model"),
     "residuals": (figures.residual_map, "The residuals"),
     "tree": (figures.tree_regions, "Tree m on the plane"),
 }
+
+
+# Every other chart a page draws, as one slide at one round: name -> (what a title
+# calls it, a function (trace, m, grid, names) -> figure). The page each comes from is
+# in its label. The Sweep page's views are exported by the command line's --sweep.
+def _curves(trace, m, grid, names):
+    return figures.curves(trace, m)
+
+
+def _diagram(trace, m, grid, names):
+    return figures.tree_diagram(trace, m, feature_names=names["feature_names"],
+                                classes=names["classes"], k=names["k"] or 0)
+
+
+def _update(trace, m, grid, names):
+    return figures.update_panels(trace, m, grid, feature_names=names["feature_names"],
+                                 k=names["k"] or 0)
+
+
+def _sample_map(trace, m, grid, names):
+    return figures.model_view(trace, m, grid, sample=names["sample"],
+                              **{k: names[k] for k in ("feature_names", "classes",
+                                                       "target_name")})
+
+
+def _trajectory(trace, m, grid, names):
+    return figures.sample_trajectory(trace, names["sample"], m, classes=names["classes"])
+
+
+def _leaf(trace, m, grid, names):
+    from ..numbers.summaries import typical_leaf
+    k = names["k"] or 0
+    leaf = typical_leaf(trace, m, k)[0] if m >= 1 else -1  # as the Leaf maths page opens
+    return figures.leaf_loss_of(trace, m, leaf=leaf, k=k)
+
+
+def _splits(trace, m, grid, names):
+    from ..numbers import histograms, splits
+    from ..figures import histograms as hist_figures
+    k = names["k"] or 0
+    if m < 1:
+        return figures.split_scan(None, m, 0, feature_names=names["feature_names"])
+    if trace.histogram:
+        return hist_figures.split_finding(histograms.split_finding(trace, m, 0, k), m, 0,
+                                          feature_names=names["feature_names"],
+                                          gain_name=splits.HISTOGRAM_GAIN)
+    return figures.split_scan(splits.scan(trace, m, 0, k=k), m, 0,
+                              feature_names=names["feature_names"])
+
+
+CHARTS = {
+    "update": ("The update F_(m−1) + ν·tree m = F_m (Tree page)", _update),
+    "diagram": ("Tree m as a diagram (Tree page)", _diagram),
+    "sample-map": ("The selected sample on the model (Sample page)", _sample_map),
+    "trajectory": ("The selected sample's F and p by round (Sample page)", _trajectory),
+    "curves": ("Loss and accuracy by round (Curves page)", _curves),
+    "leaf": ("A leaf's loss and its Newton step (Leaf maths page)", _leaf),
+    "splits": ("Split finding at the root (Splits page)", _splits),
+}
+ALL_VIEWS = tuple(VIEWS) + tuple(CHARTS)  # every view one slide can show
+
+
+# a slide's layout size: 16:9 (the default) or 4:3, scaled to the image's width
+ASPECTS = {"16:9": (1600, 900), "4:3": (1200, 900)}
+
+
+# Interface hints that a chart's title carries on screen and a slide leaves out: what a
+# click or a hover does (a slide's subtitle names its round). (pattern, replacement),
+# applied in order to the title as one line.
+HINTS = tuple((re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+    (r"\s*\((?:[^()]*;\s*)?(?:click|tap)[^()]*\)", ""),  # "(round 40 marked; click a …)"
+    (r"^\s*click a point to follow it\s*", ""),  # the Sample page's map
+    (r"\s*\([^()]*:\s*hover\)", ""),  # "(4 too small: hover)", "(Σr, Σh, improvement: hover)"
+    (r",\s*hover\)", ")"),  # "(†: none reached, hover)"
+    (r"\s*\(hover\)", ""),  # "†: no minimiser reached (hover)"
+    (r"per node its split in its hover, and ", ""),
+    (r"\s*\(?\b(?:click|hover|tap)\b[^()]*\)?", ""),  # any other, to the end of its clause
+))
+
+
+def clean_title(text: str, label: str = "") -> str:
+    """A chart's title without its interface hints, for a slide and the chart toolbar's
+    image: "Loss and accuracy by round (round 40 marked; click a point to go there)"
+    becomes "Loss and accuracy by round". The layout's line breaks are dropped (the
+    slide's layout wraps the title again). ``label`` names the view where the title says
+    nothing else (the Sample page's map: "Click a point to follow it (round 3)")."""
+    line = re.sub(r"\s*<br\s*/?>\s*", " ", str(text or "")).strip()
+    for pattern, replacement in HINTS:
+        line = pattern.sub(replacement, line)
+    line = line.strip(" ;,")
+    if label and (not line or line.startswith("(")):
+        line = f"{label} {line}".strip()
+    return line
+
+
+def slide_subtitle(data_label: str | None, params, m: int) -> str:
+    """What a slide names under its title: the data, the settings and the round."""
+    return " · ".join(x for x in (data_label, Settings.of(params).params_line(), f"round {m}")
+                      if x)
+
+
+def _slide(fig: go.Figure, trace, m: int, label: str, data_label: str | None,
+           aspect: str) -> go.Figure:
+    """``fig`` as a slide: its title without hints (the view's name where nothing is
+    left), the data, the settings and the round under it, at the aspect's size."""
+    if aspect not in ASPECTS:
+        raise ValueError(f"aspect must be one of {', '.join(ASPECTS)}; got {aspect!r}.")
+    spec = fig.to_plotly_json()
+    layout = spec["layout"]
+    title = layout.get("title") or {}
+    title = dict(title) if isinstance(title, dict) else dict(text=str(title))
+    text = clean_title(title.get("text", ""), panels.esc(label))
+    title.update(text=text, subtitle=dict(text=panels.esc(slide_subtitle(
+        data_label, trace.params, m)), font=dict(size=15, color=theme.MUTED)))
+    layout["title"] = title
+    # room for the subtitle under the title
+    margin = dict(layout.get("margin") or {})
+    margin["t"] = max(int(margin.get("t") or 0) + 50, 130)
+    layout["margin"] = margin
+    return for_export(go.Figure(spec), ASPECTS[aspect])
 
 
 FORMATS = ("png", "svg", "html")
@@ -79,13 +200,18 @@ def _shared_range(trace, view: str, rounds, k=None) -> dict:
 
 def view_figure(trace, view: str, m: int, grid: Grid | None = None, *,
                 feature_names=("x1", "x2"), classes=None, target_name="y",
-                k: int | None = None) -> go.Figure:
-    """One view at round m, as exported on its own (print template, fixed size).
+                k: int | None = None, aspect: str = "16:9", data_label: str | None = None,
+                sample: int = 0) -> go.Figure:
+    """One view at round m as a slide (print template, 16:9 or 4:3): any of
+    :data:`ALL_VIEWS`, its title without interface hints, the data, the settings and the
+    round under it.
 
     Parameters
     ----------
     trace : explorer.Trace
-    view : {"model", "residuals", "tree"}
+    view : one of :data:`ALL_VIEWS`
+        The plane's views (:data:`VIEWS`) and every other chart a page draws
+        (:data:`CHARTS`).
     m : int
         The round, 0..trace.n_rounds.
     grid : Grid, optional
@@ -95,11 +221,32 @@ def view_figure(trace, view: str, m: int, grid: Grid | None = None, *,
     k : int, optional
         With K >= 3 classes: the class of the residuals and the tree (default 0), and
         the model's p_k (default: the most probable class).
+    aspect : {"16:9", "4:3"}
+    data_label : str, optional
+        The data as the subtitle names it (e.g. "moons, 320 training points").
+    sample : int
+        The selected sample (the Sample page's views).
     """
     check_rounds(trace, [m])
+    if view not in ALL_VIEWS:
+        raise ValueError(f"view must be one of {', '.join(ALL_VIEWS)}; got {view!r}.")
     grid = grid if grid is not None else make_grid(trace)
-    return for_export(_draw(trace, view, m, grid, feature_names, classes, target_name, k=k),
-                      PLANE_SIZE)
+    if view in VIEWS:
+        fig, label = _draw(trace, view, m, grid, feature_names, classes, target_name,
+                           k=k), VIEWS[view][1]
+    else:
+        label, draw = CHARTS[view]
+        names = dict(feature_names=feature_names, classes=classes, target_name=target_name,
+                     k=k, sample=min(max(int(sample), 0), len(trace.y) - 1))
+        fig = draw(trace, m, grid, names)
+    return _slide(fig, trace, m, label, data_label, aspect)
+
+
+def slide(fig: go.Figure, trace, m: int, *, label: str = "", data_label: str | None = None,
+          aspect: str = "16:9") -> go.Figure:
+    """Any figure of the fit ``trace`` at round m (a Compare side, a Sweep page's view)
+    as a slide, like :func:`view_figure`'s."""
+    return _slide(fig, trace, m, label, data_label, aspect)
 
 
 def check_rounds(trace, rounds) -> list[int]:
