@@ -4,7 +4,7 @@ check of the fit on screen against the reference implementation.
 
 When no leaf was chosen the page opens on a typical leaf, not on the selected sample's
 (which may be pure, the edge case): the largest leaf whose exact minimiser is finite
-(classification) or the largest leaf (regression), summaries.typical_leaf. The sample's
+(classification) or the largest leaf (regression), leaves.typical_leaf. The sample's
 own leaf is one click away; the Tree page keeps following the sample."""
 
 import streamlit as st
@@ -16,22 +16,15 @@ from explorer.app.text import sub
 from explorer.numbers import leaves, summaries
 from explorer.numbers.agreement import ReferenceUnavailable, agreement
 
-def typical_leaf_loss(trace, m: int, *, k: int = 0, height: int = 520, uirevision=None):
-    """The leaf-loss chart of tree m's typical leaf (summaries.typical_leaf), found at
-    every round as the chart follows the round."""
-    leaf = summaries.typical_leaf(trace, m, k)[0] if m >= 1 else -1
-    return figures.leaf_loss_of(trace, m, leaf=leaf, k=k, height=height, uirevision=uirevision)
-
-
 def leaf_choice(ctx, s, m: int, k: int):
     """The leaf shown, whether it is the typical one, and the picker: the typical leaf
     (no leaf chosen: State's leaf −1), or any leaf of tree m; and a button to the
     selected sample's leaf when that is another one. Returns (leaf, typical)."""
     tr = ctx.trace
     tree = tr.tree(m, k)
-    leaves = [int(j) for j in summaries.leaves_of(tr, m, k)]
-    chosen = int(s.leaf) in leaves
-    typical, finite = summaries.typical_leaf(tr, m, k)
+    nodes = [int(j) for j in summaries.leaves_of(tr, m, k)]
+    chosen = int(s.leaf) in nodes
+    typical, finite = leaves.typical_leaf(tr, m, k)
     leaf = int(s.leaf) if chosen else typical
     what = ("the largest leaf with a finite minimiser" if tr.is_classifier and finite
             else "the largest leaf")
@@ -40,7 +33,7 @@ def leaf_choice(ctx, s, m: int, k: int):
     def changed():
         app.mark_acted()
         app.update(leaf=int(st.session_state["_w_leaf"]))
-    st.selectbox("Leaf of tree m", [-1] + leaves, key="_w_leaf", on_change=changed,
+    st.selectbox("Leaf of tree m", [-1] + nodes, key="_w_leaf", on_change=changed,
                  format_func=lambda j: (f"{what} (leaf {typical})" if j < 0 else
                                         f"leaf {j} (n = {int(tree['n'][j])})"))
     own = summaries.resolve_leaf(tr, m, -1, s.sample, k)[0]
@@ -202,10 +195,9 @@ def body(ctx):
         with left:
             # the chart finds the leaf of each round itself: the chosen one, else the
             # typical one
-            chart = (app.following(ctx, s, "leaf_loss", typical_leaf_loss, k=k,
-                                   uirevision=ctx.key) if typical else
-                     app.following(ctx, s, "leaf_loss", figures.leaf_loss_of, leaf=s.leaf,
-                                   sample=s.sample, k=k, uirevision=ctx.key))
+            chart = app.following(ctx, s, "leaf_loss", figures.leaf_loss_of,
+                                  leaf=-1 if typical else s.leaf, sample=s.sample, k=k,
+                                  typical=typical, uirevision=ctx.key)
             app.chart(chart, s, "leaf_loss", key="chart_leaf_loss", live=True)
             if tr.is_multiclass and summaries.leaf_rule(tr) == "newton":  # the factor's rule
                 st.caption(losses.of(tr).factor_note + " So γ₁ is not the quadratic's "

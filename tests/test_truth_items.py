@@ -192,9 +192,10 @@ def test_each_exact_leaf_says_which_rule_ended_its_newton_iterations(exact_fit):
 
 
 def test_an_exact_leaf_with_no_minimiser_is_not_called_an_argmin():
-    """Item 2: /leaf_maths?leafrule=exact&round=10 shows leaf 7, pure, whose iterations
-    stopped when Σh fell below its floor: the page says so, and calls 20.283 no argmin."""
-    at = open_page("pages/leaf_maths.py", leafrule="exact", round=10)
+    """Item 2: /leaf_maths?leafrule=exact&round=10&leaf=7 shows leaf 7 (sample 0's, pure:
+    the page opens on a typical leaf unless one is chosen), whose iterations stopped when
+    Σh fell below its floor: the page says so, and calls 20.283 no argmin."""
+    at = open_page("pages/leaf_maths.py", leafrule="exact", round=10, leaf=7)
     assert_clean(at)
     text = page_text(at)
     assert "Leaf 7 of tree 10" in text and "20.283" in text

@@ -65,10 +65,8 @@ def _trajectory(trace, m, grid, names):
 
 
 def _leaf(trace, m, grid, names):
-    from ..numbers.summaries import typical_leaf
-    k = names["k"] or 0
-    leaf = typical_leaf(trace, m, k)[0] if m >= 1 else -1  # as the Leaf maths page opens
-    return figures.leaf_loss_of(trace, m, leaf=leaf, k=k)
+    # the typical leaf, as the Leaf maths page opens
+    return figures.leaf_loss_of(trace, m, k=names["k"] or 0, typical=True)
 
 
 def _splits(trace, m, grid, names):

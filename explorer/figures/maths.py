@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..numbers.leaves import leaf_story
+from ..numbers.leaves import leaf_story, typical_leaf
 from ..numbers.summaries import CONVERGED, FLOOR, resolve_leaf
 from ..text import no_tree, number
 from .panels import base_layout, empty_figure, esc, finite, make_figure
@@ -45,12 +45,15 @@ def _vline(x: float, color: str, name: str, dash: str = "dot", y0=0.0, y1=1.0) -
 
 
 def leaf_loss_of(trace, m: int, *, leaf: int = -1, sample: int = 0, k: int = 0,
-                 height: int = 520, uirevision=None) -> go.Figure:
+                 typical: bool = False, height: int = 520, uirevision=None) -> go.Figure:
     """:func:`leaf_loss` of the selected leaf of tree m (of class k): ``leaf`` if it is
-    one of tree m's, else the ``sample``'s (the Leaf maths page, at any round)."""
+    one of tree m's, else the ``sample``'s, or with ``typical`` the tree's typical leaf
+    (:func:`explorer.numbers.leaves.typical_leaf`: the Leaf maths page, at any round)."""
     if m < 1:
         return leaf_loss(None, m, -1, height=height, uirevision=uirevision)
-    node = resolve_leaf(trace, m, leaf, sample, k)[0]
+    node, followed = resolve_leaf(trace, m, leaf, sample, k)
+    if typical and followed:
+        node = typical_leaf(trace, m, k)[0]
     return leaf_loss(leaf_story(trace, m, node, k=k), m, node, height=height,
                      uirevision=uirevision)
 

@@ -15,10 +15,13 @@ L_R(gamma) = sum_i L(y_i, F_i + gamma e_k) under the softmax, r = y_k - p_k,
 h = p_k (1 - p_k), and scikit-learn's leaf is (K - 1)/K times the Newton step.
 """
 
+import weakref
+
 import numpy as np
 
 from .. import losses
 from ..text import number, settled
+from . import summaries
 from .summaries import (CONVERGED, FLOOR, MAX_STEPS, STEP_TOLERANCE, STEPS, exact_stop,
                         leaf_formula, newton_iterations)
 
@@ -221,3 +224,37 @@ def _add_rule(story, trace, m, node, k):
 
 def _total_loss(code, y, F):
     return float(losses.mean_loss(code, y, F)) * len(y)
+
+
+_typical: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # trace -> {(m, k): node}
+
+
+def typical_leaf(trace, m: int, k: int = 0) -> tuple[int, bool]:
+    """The leaf of tree m (of class k) the Leaf maths page opens on when no leaf was
+    chosen: a typical Newton leaf rather than an edge case.
+
+    Classification: the largest leaf (most in-bag training points; the lower node id on
+    a tie) whose exact minimiser is finite, that is not pure and where Newton's method on
+    the leaf's own loss converged (:data:`CONVERGED`, as the page's "exact γ*" says).
+    Regression: the largest leaf. Returns (node id, finite): ``finite`` is False when no
+    leaf of the tree has a finite minimiser (then the largest leaf)."""
+    per_trace = _typical.setdefault(trace, {})
+    if (m, k) not in per_trace:
+        per_trace[(m, k)] = _typical_leaf(trace, m, k)
+    return per_trace[(m, k)]
+
+
+def _typical_leaf(trace, m, k):
+    where = summaries.point_leaves(trace, m, k).astype(np.int64)
+    if trace.in_bag is not None:
+        where = where[trace.in_bag[m]]
+    nodes = summaries.leaves_of(trace, m, k)
+    sizes = np.bincount(where, minlength=len(trace.tree(m, k)))[nodes]
+    by_size = [int(nodes[i]) for i in np.lexsort((nodes, -sizes))]  # largest first
+    if not trace.is_classifier:
+        return by_size[0], True
+    for node in by_size:
+        story = leaf_story(trace, m, node, n_points=3, k=k)
+        if not story["pure"] and story["stop_rule"] == CONVERGED:
+            return node, True
+    return by_size[0], False

@@ -82,45 +82,10 @@ def resolve_leaf(trace, m: int, leaf: int, sample: int, k: int = 0) -> tuple[int
     if 0 <= leaf < len(tree) and tree["left"][leaf] < 0:
         return int(leaf), False
     sample = min(max(int(sample), 0), len(trace.y) - 1)
-    return int(_leaves(trace, m, k)[sample]), True
+    return int(point_leaves(trace, m, k)[sample]), True
 
 
-_typical: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # trace -> {(m, k): node}
-
-
-def typical_leaf(trace, m: int, k: int = 0) -> tuple[int, bool]:
-    """The leaf of tree m (of class k) the Leaf maths page opens on when no leaf was
-    chosen: a typical Newton leaf rather than an edge case.
-
-    Classification: the largest leaf (most in-bag training points; the lower node id on
-    a tie) whose exact minimiser is finite, that is not pure and where Newton's method on
-    the leaf's own loss converged (:data:`CONVERGED`, as the page's "exact γ*" says).
-    Regression: the largest leaf. Returns (node id, finite): ``finite`` is False when no
-    leaf of the tree has a finite minimiser (then the largest leaf)."""
-    per_trace = _typical.setdefault(trace, {})
-    if (m, k) not in per_trace:
-        per_trace[(m, k)] = _typical_leaf(trace, m, k)
-    return per_trace[(m, k)]
-
-
-def _typical_leaf(trace, m, k):
-    where = _leaves(trace, m, k).astype(np.int64)
-    if trace.in_bag is not None:
-        where = where[trace.in_bag[m]]
-    nodes = leaves_of(trace, m, k)
-    sizes = np.bincount(where, minlength=len(trace.tree(m, k)))[nodes]
-    by_size = [int(nodes[i]) for i in np.lexsort((nodes, -sizes))]  # largest first
-    if not trace.is_classifier:
-        return by_size[0], True
-    from .leaves import leaf_story  # leaves imports this module
-    for node in by_size:
-        story = leaf_story(trace, m, node, n_points=3, k=k)
-        if not story["pure"] and story["stop_rule"] == CONVERGED:
-            return node, True
-    return by_size[0], False
-
-
-def _leaves(trace, m: int, k: int) -> np.ndarray:
+def point_leaves(trace, m: int, k: int = 0) -> np.ndarray:
     """The leaf of every training point in tree m (of class k)."""
     return trace.leaf[m, :, k] if trace.is_multiclass else trace.leaf[m]
 
@@ -133,7 +98,7 @@ def node_scales(trace, m: int, k: int = 0) -> np.ndarray:
     r = trace.residual(m - 1)
     if trace.is_multiclass:
         r = r[:, k]
-    where = _leaves(trace, m, k).astype(np.int64)
+    where = point_leaves(trace, m, k).astype(np.int64)
     weight = np.abs(r)
     if trace.in_bag is not None:
         weight = weight * trace.in_bag[m]
@@ -163,7 +128,7 @@ def leaf_summary(trace, m: int, node: int, k: int = 0) -> dict:
     rec = tree[node]
     sum_r, sum_h, n = float(rec["sum_r"]), float(rec["sum_h"]), int(rec["n"])
     ratio = sum_r / sum_h if sum_h != 0 else 0.0
-    in_leaf = _leaves(trace, m, k) == node
+    in_leaf = point_leaves(trace, m, k) == node
     if trace.in_bag is not None:
         in_leaf &= trace.in_bag[m]
     floored = n > 0 and abs(sum_h / n) < losses.HESSIAN_FLOOR
@@ -221,7 +186,7 @@ def exact_stop(trace, m: int, node: int) -> dict | None:
 
 def _exact_stop(trace, m, node):
     rec = trace.tree(m)[node]
-    mine = _leaves(trace, m, 0) == node
+    mine = point_leaves(trace, m, 0) == node
     if trace.in_bag is not None:
         mine &= trace.in_bag[m]
     mine = np.flatnonzero(mine)  # ascending, as the engine takes a leaf's points
