@@ -16,9 +16,13 @@ import streamlit as st
 if __name__ == "__main__":
     from explorer.app import assets
 
-    # the tab's icon is a file of ours: a Material icon would be fetched from Google's servers
+    # the tab's icon is a file of ours: a Material icon would be fetched from Google's servers.
+    # The sidebar starts open on a laptop or a projector and closed on a phone ("auto":
+    # closed below Streamlit's 768 px breakpoint), where it would cover the whole page;
+    # there the page links (top navigation on a wide screen) move to the top of the
+    # sidebar, which the header's open button shows.
     st.set_page_config(page_title="Boosting Explorer", page_icon=str(assets.ICON),
-                       layout="wide", initial_sidebar_state="expanded")
+                       layout="wide", initial_sidebar_state="auto")
 
     # The Model page is served at / (Streamlit serves a default page at the root alone),
     # and /model, the link people type, is a hidden page of its own that sends the
