@@ -59,6 +59,12 @@ export default function (component) {
   if (gd.__sent && sent.every((text, i) => text === gd.__sent[i])) return;
   gd.__sent = sent;
   const config = JSON.parse(data.config);
+  // On a touch screen, what the chart's config says a touch screen changes (component.py's
+  // TOUCH: no mode bar, a one-finger drag that scrolls the page); elsewhere nothing
+  const touch = config.touch || {};
+  delete config.touch;
+  const touching = window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+  if (touching) Object.assign(config, touch.config);
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
   // keep the first config and only update the image file name, which names the round.
   if (!gd.__config) gd.__config = config;
@@ -81,6 +87,10 @@ export default function (component) {
       zero.data = decoded(zero.data || []);
       return zero;
     })() : null;
+    // the layouts the chart is drawn on (every round's is built on one of them)
+    if (touching) for (const layout of [gd.__base, gd.__zero?.layout]) {
+      if (layout) Object.assign(layout, touch.layout);
+    }
     gd.style.minHeight = (figure.layout.height || 450) + "px";
     return figure;
   };
