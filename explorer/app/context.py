@@ -287,7 +287,9 @@ _PRESENT_FOLD = """<style>
     width: auto; z-index: 2; }
   .block-container .st-key-page_title h4 { font-size: 1.35rem; line-height: 1.35;
     padding: 0.35rem 13rem 0 0; }
-  .st-key-page_caption { display: none; }
+  .st-key-page_caption,
+  [data-testid="stLayoutWrapper"]:has(> .st-key-page_title) + [data-testid="stElementContainer"]:has(
+    [data-testid="stCaptionContainer"]) { display: none; }  /* (Compare writes its own) */
 }
 </style>"""
 
