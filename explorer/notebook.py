@@ -93,10 +93,17 @@ def names_of(trace, feature_names=None, classes=None, target_name=None) -> dict:
     if feature_names is None:
         feature_names = ("x",) if n == 1 else tuple(f"x{i + 1}" for i in range(n))
     if classes is None:
-        classes = (tuple(str(c) for c in trace.classes) if trace.is_classifier
+        classes = (tuple(_label(c) for c in trace.classes) if trace.is_classifier
                    else ("0", "1"))
     return dict(feature_names=tuple(str(f) for f in feature_names), classes=tuple(classes),
                 target_name=str(target_name or "y"))
+
+
+def _label(value) -> str:
+    """A class label as text: 1.0 (a float array's label) as 1."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def state_of(trace, *, round=0, sample=0, k=0, present=False, leaf=-1, show_valid=False,

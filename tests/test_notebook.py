@@ -59,7 +59,9 @@ class Recorded:
 @pytest.fixture
 def comms(monkeypatch):
     monkeypatch.setattr(notebook, "_HELD", [])  # a fresh kernel session
-    return Recorded(monkeypatch)
+    yield Recorded(monkeypatch)
+    import ipywidgets
+    ipywidgets.Widget.close_all()  # closed now, not by their __del__ at the process's exit
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +169,8 @@ def test_show_fits_x_and_y_with_the_fit_s_parameters(warm_engine, comms):
     w = explorer.show(X, y, page="model", learning_rate=0.5, max_depth=2, n_rounds=7)
     assert w.trace.n_rounds == 7 and w.trace.params["learning_rate"] == 0.5
     assert json.loads(w._spec)["rounds"] == 7
+    assert w.names["classes"] == ("0", "1")  # labels 0.0 and 1.0 of a float y read as 0, 1
+    assert explorer.show(X, y.astype(float), n_rounds=2).names["classes"] == ("0", "1")
     pd = pytest.importorskip("pandas")
     frame = pd.DataFrame(X, columns=["width", "height"])
     w = explorer.show(frame, pd.Series(y, name="label"), page="curves", n_rounds=3)
