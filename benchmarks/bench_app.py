@@ -152,7 +152,7 @@ PLAY_FLOOR = """async (seconds) => {
 }"""
 # Play's own cap, rounds a second, read from stepper.js's PLAY_MS
 PLAY_CAP = 1000 / int(re.search(r"const PLAY_MS = (\d+);",
-                                (ROOT / "explorer/app/stepper.js").read_text()).group(1))
+                                (ROOT / "explorer/browser/stepper.js").read_text()).group(1))
 
 
 def next_round(page):

@@ -30,7 +30,7 @@ WebSocket client that talks to ``/_stcore/stream`` as the browser's frontend doe
 Each session loads the Model page, then repeatedly steps the rounds and now and
 then changes the learning rate or the depth (a full rerun that needs a fit),
 pausing a random "think time" between actions. In a browser the round bar steps
-on its own (explorer/app/stepper.js) and sends one rerun when stepping rests, so a
+on its own (explorer/browser/stepper.js) and sends one rerun when stepping rests, so a
 session steps a burst of rounds (1 to 2 x ``--burst`` - 1, mean ``--burst``) and then
 sends that one fragment rerun at the new round (a click on "next" every
 CLICK_SECONDS); ``--burst 1`` is a server that reruns at every step, as before
@@ -81,7 +81,7 @@ MAX_SESSIONS = 100
 MAX_SECONDS = 300.0
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before the session counts as failed
 CLICK_SECONDS = 0.3  # between two clicks on "next" in a burst of steps
-# The round bar's watchdog (explorer/app/stepper.js RECONNECT_MS, STUCK_MS)
+# The round bar's watchdog (explorer/browser/stepper.js RECONNECT_MS, STUCK_MS)
 RECONNECT_S = 0.5
 STUCK_S = 1.0
 
@@ -251,7 +251,7 @@ class Session:
         Streamlit's frontend waits 250-500 ms, then polls ``/_stcore/health`` (doubling
         its wait, at most 4 s) and reconnects with its session id. If its last run was a
         fragment's, it asks for a full run itself ("rerun"). Else the round bar
-        (explorer/app/stepper.js) sends its round RECONNECT_S later: a process that
+        (explorer/browser/stepper.js) sends its round RECONNECT_S later: a process that
         still has the session runs it ("bar"); one that does not drops it, and after
         STUCK_S the bar's watchdog loads the page again at its link ("reload": a new
         session, the address's query string, no widget state).

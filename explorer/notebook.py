@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import browser
 from .export import interactive
 from .figures import pages
 from .numbers.grid import make_grid
@@ -45,7 +46,7 @@ from .numbers.record import encode
 PAGES = pages.PAGES[:4]  # model, tree, sample, curves
 # the browser's modules (arrays, record, bindings, stepper), from the one place that
 # names them, and the widget's entry module beside the lesson file's
-MODULES = tuple(interactive.MODULES[:-1])
+MODULES = browser.MODULES
 ENTRY = Path(interactive.__file__).with_name("notebook.js")
 _CSS = """
 .explorer-widget { font-family: system-ui, -apple-system, "Segoe UI", sans-serif;
@@ -75,7 +76,7 @@ def esm() -> str:
 
 @functools.cache
 def css() -> str:
-    return interactive._CSS.read_text(encoding="utf-8") + _CSS
+    return browser.CSS.read_text(encoding="utf-8") + _CSS
 
 
 def plotly_js() -> bytes:
@@ -136,14 +137,11 @@ def payload(trace, grid, state, names: dict, page: str, key: str) -> tuple[str, 
         charts.append(f'{{"view":{json.dumps(chart.view)},"wide":{json.dumps(chart.wide)},'
                       f'"figure":{template},'
                       f'"step":{json.dumps(step, separators=(",", ":"))}}}')
-    config = dict(displaylogo=False, responsive=True,
-                  modeBarButtonsToRemove=["lasso2d", "select2d"],
-                  toImageButtonOptions=dict(format="png", scale=2, filename="boosting"))
     present = " (presenter mode)" if state.present else ""
     spec = (f'{{"key":{json.dumps(key)},"page":{json.dumps(page)},'
             f'"title":{json.dumps(described.title + present)},'
             f'"rounds":{trace.n_rounds},"present":{json.dumps(bool(state.present))},'
-            f'"config":{json.dumps(config)},"charts":[{",".join(charts)}]}}')
+            f'"config":{json.dumps(interactive.CONFIG)},"charts":[{",".join(charts)}]}}')
     return spec, encode(trace, grid, key), b"".join(tables)
 
 

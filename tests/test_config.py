@@ -44,9 +44,9 @@ def test_pyproject_lists_every_package_and_the_app_s_data_files():
         patterns = listed.get(package, [])
         assert all(any(Path(name).match(pattern) for pattern in patterns)
                    for name in data), (package, data)
-    # the browser's scripts: the app's, and the lesson file's
-    assert "stepper.js" in {p.name for p in (ROOT / "explorer" / "app").iterdir()}
-    assert set(listed) == {"explorer.app", "explorer.export"}
+    # the browser's scripts: the shared package's, the app's, and the lesson file's
+    assert "stepper.js" in {p.name for p in (ROOT / "explorer" / "browser").iterdir()}
+    assert set(listed) == {"explorer.app", "explorer.browser", "explorer.export"}
 
 
 def test_one_list_of_dependencies_which_the_requirements_files_name():

@@ -13,9 +13,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
 TESTS = PACKAGE.parent / "tests"
 # the order of the flow; a top-level module not named here is the engine's (layer 0)
-# notebook: the widget, a front end beside the lesson file (export), below the app
-LAYERS = {"numbers": 1, "figures": 2, "export": 3, "notebook": 3, "app": 4, "__main__": 5,
-          "process": 5}
+# notebook: the widget, a front end beside the lesson file (export), below the app;
+# browser: the front ends' shared modules (no Python imports), below all three
+LAYERS = {"browser": 1, "numbers": 1, "figures": 2, "export": 3, "notebook": 3, "app": 4,
+          "__main__": 5, "process": 5}
 # what may import Streamlit: the app, and the launcher that runs it as a server
 STREAMLIT_USERS = ("explorer.app", "explorer.process")
 

@@ -1,4 +1,4 @@
-"""The browser's record of a fit (explorer/numbers/record.py, explorer/app/record.js): in
+"""The browser's record of a fit (explorer/numbers/record.py, explorer/browser/record.js): in
 Chromium, F_m at the training points and on the grid equal the engine's at every round,
 bit for bit."""
 
@@ -16,7 +16,7 @@ from explorer.data import make_toy, split
 from explorer.numbers.grid import make_grid
 from explorer.numbers.record import encode
 
-RECORD_JS = Path(__file__).resolve().parents[1] / "explorer" / "app" / "record.js"
+RECORD_JS = Path(__file__).resolve().parents[1] / "explorer" / "browser" / "record.js"
 
 pytestmark = pytest.mark.browser
 

@@ -1,5 +1,6 @@
 """What the browser loads besides Streamlit: plotly.js (the copy in the plotly package)
-and the components' ES modules (the .js files beside this one), from the static folder.
+and the components' ES modules (explorer/browser's, and the chart's component.js beside
+this file), from the static folder.
 
 Light on purpose: app.py imports it before the engine, so that plotly.js, a few
 megabytes for the browser to parse, starts loading while the server is still importing
@@ -16,6 +17,8 @@ import shutil
 from pathlib import Path
 
 import streamlit as st
+
+from .. import browser
 
 _HERE = Path(__file__).parent
 ICON = _HERE / "icon.svg"  # the browser tab's icon
@@ -52,31 +55,32 @@ def plotly_url() -> str | None:
                        f"plotly-{get_plotlyjs_version()}.min.js")
 
 
-# ES modules served from the static folder: the chart, the round bar and what they import
-_MODULES = ("stepper.js", "record.js", "bindings.js", "arrays.js", "component.js")
+# ES modules served from the static folder, side by side: the shared browser package's
+# (the round bar and what it imports) and the chart component's own
+_MODULES = (*browser.MODULES, _HERE / "component.js")
 
 
 @st.cache_resource(show_spinner=False)
 def modules_url() -> str | None:
     """The folder of the browser's modules (:data:`_MODULES`), named by their content so
     that a browser never keeps an old copy."""
-    digest = hashlib.sha1(b"".join((_HERE / name).read_bytes() for name in _MODULES))
+    digest = hashlib.sha1(b"".join(path.read_bytes() for path in _MODULES))
     folder = f"js-{digest.hexdigest()[:10]}/"
-    urls = [_static_url(_HERE / name, folder + name) for name in _MODULES]
-    return None if None in urls else urls[0][:-len(_MODULES[0])]
+    urls = [_static_url(path, folder + path.name) for path in _MODULES]
+    return None if None in urls else urls[0][:-len(_MODULES[0].name)]
 
 
 @functools.cache
-def module_component(name: str, module: str, css: str | None = None):
-    """A component whose script only loads ``module`` from the static folder (a
-    component's own script goes with every element of it, at every rerun), or None
-    without a static folder."""
+def module_component(name: str, module: str, css: Path | None = None):
+    """A component whose script only loads ``module`` (a file name of :data:`_MODULES`)
+    from the static folder (a component's own script goes with every element of it, at
+    every rerun), with the style sheet ``css``; or None without a static folder."""
     base = modules_url()
     if base is None:
         return None
     loader = (_HERE / "loader.js").read_text(encoding="utf-8").replace(
         '"MODULE"', json.dumps(base + module))
-    style = (_HERE / css).read_text(encoding="utf-8") if css else None
+    style = css.read_text(encoding="utf-8") if css else None
     return st.components.v2.component(name, js=loader, css=style, isolate_styles=False)
 
 

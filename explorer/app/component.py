@@ -16,7 +16,9 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from .. import browser
 from ..figures import bindings, pages
+from ..figures.theme import TOUCH
 from ..numbers.record import encode
 from ..state import State
 from . import blobs, store
@@ -147,13 +149,6 @@ def _file_names(state: State, view: str, rounds: int) -> list[str]:
 
 _WIDE_VIEWS = ("update", "tree", "curves")  # full-width charts: laid out wider in a file
 
-# On a touch screen (no hover, a coarse pointer: a phone, a tablet), what a chart changes
-# (component.js applies it there, and nowhere else): no mode bar, which a screen without
-# hover shows all the time, over the chart's title; and a one-finger drag that scrolls
-# the page instead of zooming the chart (no drag mode, no axis drag handles; two fingers
-# still zoom the page). A tap still selects a point: plotly.js takes it as a click.
-TOUCH = {"config": {"displayModeBar": False, "showAxisDragHandles": False},
-         "layout": {"dragmode": False}}
 
 
 def chart_config(state: State, view: str, *, fmt: str = "png",
@@ -248,7 +243,7 @@ def _points(key: str) -> list[dict]:
 # --- stepping in the browser -------------------------------------------------------------
 
 def _stepper():
-    return module_component("explorer_stepper", "stepper.js", css="stepper.css")
+    return module_component("explorer_stepper", "stepper.js", css=browser.CSS)
 
 
 def record_key(ctx) -> str:

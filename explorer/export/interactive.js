@@ -3,7 +3,7 @@
 //
 // Everything comes with the file: plotly.js, the fit's record, and each chart's template,
 // bindings and tables (explorer/figures/pages.py describes a page's charts, as the app
-// draws them). The round bar is the app's own (explorer/app/stepper.js), given what a
+// draws them). The round bar is the app's own (explorer/browser/stepper.js), given what a
 // Streamlit component would give it; the arithmetic is record.js's and the bindings are
 // bindings.js's. Python inlines all of them at export time: a file:// page cannot import
 // modules.
@@ -25,6 +25,7 @@ window.history.replaceState = (...args) => {
 };
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
+const TOUCHING = window.matchMedia("(hover: none) and (pointer: coarse)").matches;
 // the fits' records (one, or a sweep's cells'), kept by the bar by their keys
 for (const record of lesson.records) stepper({ data: bytes(record) });
 
@@ -44,6 +45,15 @@ for (const chart of lesson.charts) {
   gd.style.minHeight = (template.layout.height || 450) + "px";
   const config = structuredClone(lesson.config);
   config.toImageButtonOptions.filename = chart.filenames[chart.step.at];
+  // on a touch screen, what the config says a touch screen changes (as component.js)
+  const touch = config.touch || {};
+  delete config.touch;
+  if (TOUCHING) {
+    Object.assign(config, touch.config);
+    for (const layout of [gd.__base, gd.__zero?.layout]) {
+      if (layout) Object.assign(layout, touch.layout);
+    }
+  }
   // the bar's draws join this first one (stepper.js's queue of a chart's draws)
   gd.__queue = window.Plotly.newPlot(gd, template.data, gd.__base, config);
 }

@@ -5,9 +5,10 @@ The file holds plotly.js (the plotly package's copy), the fit's record
 (:func:`explorer.numbers.record.encode`), and for each chart the page shows that follows
 the round (:func:`explorer.figures.pages.describe`, the app's own description) its
 template, bindings and tables (:func:`explorer.figures.pages.step`). The browser's
-modules are the app's: ``record.js`` (the engine's arithmetic), ``bindings.js`` (a chart
-at round m) and ``stepper.js`` (the round bar: buttons, slider, Home/End/PageUp/PageDown,
-Play), with ``interactive.js`` beside this file to set them up. A ``file://`` page cannot
+modules are the app's, from :mod:`explorer.browser`: ``record.js`` (the engine's
+arithmetic), ``bindings.js`` (a chart at round m) and ``stepper.js`` (the round bar:
+buttons, slider, Home/End/PageUp/PageDown, Play), with ``interactive.js`` beside this file
+to set them up. A ``file://`` page cannot
 import modules, so :func:`inline_modules` writes them into one classic script, by text:
 each module's body in a block of its own, its imports read from the blocks before it.
 
@@ -28,7 +29,9 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .. import browser
 from ..figures import bindings, pages
+from ..figures.theme import TOUCH
 from ..numbers.record import encode
 from .images import ExportError
 
@@ -40,13 +43,13 @@ APP_URL = None
 NO_APP_URL = ("this file was made without the app's address (--app-url), so it has no "
               "link to it")
 MAX_BYTES = 25 * 2**20  # a lesson file above this is refused
+# the plotly config of a chart in a file or a notebook (each chart names its own image)
+CONFIG = dict(displaylogo=False, responsive=True, modeBarButtonsToRemove=["lasso2d", "select2d"],
+              toImageButtonOptions=dict(format="png", scale=2, filename="boosting"))
 DEFAULT_BUDGET = 8 * 2**20  # what the default fit's file stays under (tests)
 
-_APP = Path(__file__).parents[1] / "app"
 # the modules, each after those it imports; the last one runs the page
-MODULES = (_APP / "arrays.js", _APP / "record.js", _APP / "bindings.js", _APP / "stepper.js",
-           Path(__file__).with_name("interactive.js"))
-_CSS = _APP / "stepper.css"
+MODULES = (*browser.MODULES, Path(__file__).with_name("interactive.js"))
 
 
 class LessonTooLarge(ExportError):
@@ -205,9 +208,7 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
         if size > MAX_BYTES:
             raise _too_large(trace, state, page, f"more than {size / 2**20:.0f} MB of "
                              f"charts, above the cap of {MAX_BYTES / 2**20:.0f} MB")
-    config = dict(displaylogo=False, responsive=True,
-                  modeBarButtonsToRemove=["lasso2d", "select2d"],
-                  toImageButtonOptions=dict(format="png", scale=2, filename="boosting"))
+    config = dict(CONFIG, touch=TOUCH)
     data = (f'{{"key":{json.dumps(key)},"rounds":{trace.n_rounds},"round":{state.round},'
             f'"present":{json.dumps(bool(state.present))},"config":{json.dumps(config)},'
             f'"records":{json.dumps(list(records.values()))},'
@@ -249,7 +250,7 @@ def _page(described, state, caption: str, link: str, data: str) -> str:
     head = (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>Boosting Explorer: {e(described.title)}</title>\n"
-            f"<style>{_CSS.read_text(encoding='utf-8')}{_PAGE_CSS}</style>\n"
+            f"<style>{browser.CSS.read_text(encoding='utf-8')}{_PAGE_CSS}</style>\n"
             f"<script>{_plotly_js()}</script>\n</head>\n")
     left_out = "; ".join(described.panels)
     upload = " (then upload the same file there)" if state.is_upload else ""

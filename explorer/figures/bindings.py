@@ -525,7 +525,7 @@ def _key_of_numpy(o):
 
 def apply(bound: Bound, trace, grid, m: int) -> dict:
     """The figure at round m from the template, the bindings and the tables, as
-    ``explorer/app/bindings.js`` makes it (the terms from :mod:`explorer.numbers.terms`)."""
+    ``explorer/browser/bindings.js`` makes it (the terms from :mod:`explorer.numbers.terms`)."""
     return figure_at(bound.template, bound.bindings, bound.tables, bound.zero, trace, grid, m)
 
 

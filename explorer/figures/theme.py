@@ -41,3 +41,12 @@ PRINT_TEMPLATE = go.layout.Template(TEMPLATE)
 PRINT_TEMPLATE.layout.update(
     paper_bgcolor="white", plot_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
     legend=dict(bgcolor="white"), font=dict(family=FONT_FAMILY, color=INK))
+
+
+# On a touch screen (no hover, a coarse pointer: a phone, a tablet), what a chart changes
+# (component.js and the lesson file's interactive.js apply it there, nowhere else): no
+# mode bar, which a screen without hover shows all the time, over the chart's title; and
+# a one-finger drag that scrolls the page instead of zooming the chart (no drag mode, no
+# axis drag handles; two fingers still zoom the page). A tap still selects a point.
+TOUCH = {"config": {"displayModeBar": False, "showAxisDragHandles": False},
+         "layout": {"dragmode": False}}

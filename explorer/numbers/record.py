@@ -1,6 +1,6 @@
 """A fit's per-round record for the browser: sent once per fit, as bytes.
 
-The browser steps through rounds on its own (``explorer/app/record.js``): from the trees
+The browser steps through rounds on its own (``explorer/browser/record.js``): from the trees
 as flat node arrays, f0 and nu it adds up F_m on the grid and at the points with the
 engine's own arithmetic (float64 adds tree after tree; float32 comparisons of
 float32(x) <= threshold, or float64 for histogram trees; xgboost's float32 steps for

@@ -3,7 +3,7 @@
 A chart that follows the round in the browser gets its round-dependent arrays either
 from a per-round table made here in Python (:mod:`explorer.figures.bindings`), or, where
 they are too large to ship for every round (a map over the plane, a value per point),
-from one of these terms, which ``explorer/app/record.js`` computes from the record with
+from one of these terms, which ``explorer/browser/record.js`` computes from the record with
 the engine's arithmetic. Each term below is the Python value of the same quantity,
 exactly as the figures compute it; a chart's array is bound to a term only where the two
 are equal at every round, so nothing the browser draws differs from the server's figure.

@@ -1,0 +1,20 @@
+"""The browser's modules, one package for the three front ends: the app
+(``explorer/app/component.js`` and the round bar), the lesson file
+(``explorer/export/interactive.js``) and the notebook widget (``explorer/export/notebook.js``)
+all load these same files, plain ES modules with no build step.
+
+They do four things only: ``arrays.js`` decodes plotly's typed arrays, ``record.js``
+decodes a fit's record and computes on it with the engine's arithmetic (F, p, the
+residuals), ``bindings.js`` applies a chart's bindings at a round, and ``stepper.js``
+(with ``stepper.css``) runs the round bar. Python decides everything a chart shows.
+
+No Python imports: a front end takes the files from here.
+"""
+
+from pathlib import Path
+
+FOLDER = Path(__file__).parent
+# in their import order: each module after those it imports
+MODULES = tuple(FOLDER / name for name in ("arrays.js", "record.js", "bindings.js",
+                                           "stepper.js"))
+CSS = FOLDER / "stepper.css"  # the round bar's one rule set
