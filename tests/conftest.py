@@ -24,10 +24,11 @@ from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 # number of tests, which sent a file of two 45 s tests (test_chart_text.py) out last, to
 # run alone while the other process had nothing left. Longest first, the two end
 # together. A file missing from the list only runs later.
-LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_chart_text.py",
-                 "test_browser_interactive.py", "test_app.py", "test_leaf_labels.py",
+LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_browser_notebook.py",
+                 "test_chart_text.py", "test_browser_interactive.py", "test_app.py",
+                 "test_cli.py", "test_lessons.py", "test_leaf_labels.py",
                  "test_browser_histogram.py", "test_cluster.py", "test_warmup.py",
-                 "test_load.py", "test_export.py", "test_browser_drawing.py", "test_cli.py",
+                 "test_load.py", "test_export.py", "test_browser_drawing.py",
                  "test_formulas.py")
 
 
