@@ -259,17 +259,7 @@ def export(args, log=print) -> list[Path]:
     names = dict(feature_names=train.feature_names, classes=train.classes or None,
                  target_name=train.target_name, k=args.cls)
     settings = Settings.of(params)
-    args.out.mkdir(parents=True, exist_ok=True)
-    written = []
-
-    def write(content, view, which, ext):
-        path = args.out / settings.file_name(name, view, which, ext)
-        if isinstance(content, str):
-            path.write_text(content, encoding="utf-8")
-        else:
-            path.write_bytes(content)
-        log(f"  {path}")
-        written.append(path)
+    write, written = _writer(args.out, settings, name, log)
 
     formats = args.formats if args.formats is not None else (
         [] if args.interactive else list(exporting.FORMATS))
@@ -302,6 +292,24 @@ def export(args, log=print) -> list[Path]:
     return written
 
 
+def _writer(out: Path, settings: Settings, name: str, log, prefix: str = ""):
+    """(write, written): ``write(content, view, which, ext)`` puts text or bytes in ``out``
+    under the export's file name (the view after ``prefix``), says so, and keeps its path
+    in the list ``written``."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    def write(content, view, which, ext):
+        path = out / settings.file_name(name, prefix + view, which, ext)
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+        log(f"  {path}")
+        written.append(path)
+    return write, written
+
+
 def _export_sweep(args, state, name, label, log) -> list[Path]:
     """A sweep's files: at each round the cells' maps as one grid, the loss curves and
     with two settings the heat map (PNG, SVG), and with --interactive the Sweep page as
@@ -328,18 +336,8 @@ def _export_sweep(args, state, name, label, log) -> list[Path]:
     rounds = (exporting.storyboard_rounds(state.rounds) if args.export_rounds is None
               else exporting.parse_rounds(args.export_rounds, state.rounds))
     settings = Settings.of(state.fit_params())
-    args.out.mkdir(parents=True, exist_ok=True)
-    swept = "-".join(f"{axis.key}" for axis, _ in sweep.axes)
-    written = []
-
-    def write(content, view, which, ext):
-        path = args.out / settings.file_name(name, f"sweep-{swept}-{view}", which, ext)
-        if isinstance(content, str):
-            path.write_text(content, encoding="utf-8")
-        else:
-            path.write_bytes(content)
-        log(f"  {path}")
-        written.append(path)
+    swept = "-".join(axis.key for axis, _ in sweep.axes)
+    write, written = _writer(args.out, settings, name, log, prefix=f"sweep-{swept}-")
 
     if args.interactive:
         log("Writing the sweep page as a lesson file…")
