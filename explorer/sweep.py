@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from itertools import product
 
-from .data import IRIS
+from .data import IRIS, MULTICLASS_SETS
 from .state import BY_KEY, ENGINE_SPLIT, State
 from .settings import applies
 
@@ -121,17 +121,12 @@ def applies_to(axis: Axis, state: State) -> str:
     if axis.key in ("noise", "n") and (state.own_data or state.data == IRIS):
         return (f"{axis.name} is a toy set's setting, and {state.data} has its own "
                 "points")
-    if axis.key == "loss" and (state.is_regression or _multiclass(state)):
+    if axis.key == "loss" and (state.is_regression or state.data in MULTICLASS_SETS):
         return "the loss is chosen only for two classes"
     param = axis.field.param
     if param and axis.key != "split" and not applies(param, ENGINE_SPLIT[state.split]):
         return f"{state.split} trees do not use the {axis.name}"
     return ""
-
-
-def _multiclass(state: State) -> bool:
-    from .data import MULTICLASS_SETS
-    return state.data in MULTICLASS_SETS
 
 
 _BAD = object()
@@ -214,16 +209,6 @@ def plan(state: State) -> Sweep:
         notes.append("Left out, where a rule does not use the other setting: "
                      + "; ".join(skipped))
     return Sweep(tuple(axes), tuple(cells), tuple(notes))
-
-
-def point_rounds(cells, points: int) -> int:
-    """The sweep's cost: rounds x points of every cell (``points`` where a cell's own
-    number of points is not swept)."""
-    return sum(c.state.rounds * (c.state.n if "n" in _swept(c) else points) for c in cells)
-
-
-def _swept(cell: Cell) -> tuple:
-    return ()
 
 
 # --- fitting ---------------------------------------------------------------------------

@@ -16,17 +16,15 @@ _NONE = "(none)"
 def _set(source: str) -> None:
     """Callback of a sweep's two widgets: write the axis and its values into the State
     (a new axis starts from its ready values)."""
+    app.mark_acted()
     ss = st.session_state
     key = ss[f"{source}_axis"]
-    if key == _NONE:
-        app.update(**{source: ""})
-        return
     words = ss.get(f"{source}_values", "") if ss.get(f"_{source}_was") == key else ""
-    app.update(**{source: f"{key}:{words.replace(' ', '')}" if words else key})
-    app.mark_acted()
+    app.update(**{source: "" if key == _NONE else
+                  f"{key}:{words.replace(' ', '')}" if words else key})
 
 
-def _controls(sweep, s) -> None:
+def _controls(sweep) -> None:
     """The two axes: a setting and its values each (the values as typed, comma-separated)."""
     chosen = {source: (axis.key, values) for source, (axis, values)
               in zip(("sweep", "sweep2"), sweep.axes)}
@@ -63,7 +61,7 @@ def _sentence(cells, fits, sweep) -> str:
 def body(ctx):
     s = app.state()
     sweep = plan(s)
-    _controls(sweep, s)
+    _controls(sweep)
     for note in sweep.notes:
         st.warning(app.md_escape(note), icon=":material/warning:")
     s = app.round_bar(ctx)
@@ -78,7 +76,7 @@ def body(ctx):
         st.error(app.md_escape(fits), icon=":material/error:")
         return
     cells = list(sweep.cells)
-    for cell, fit in zip(list(cells), list(fits)):
+    for cell, fit in zip(cells, fits):
         if isinstance(fit, ValueError):
             st.error(f"{app.md_escape(cell.label)}: this setting cannot be fitted: "
                      f"{app.md_escape(str(fit))}", icon=":material/error:")
