@@ -46,3 +46,34 @@ def test_every_link_opens_a_page_at_the_settings_it_names(link):
         assert LESSONS[query["lesson"]].page == (url.path.strip("/") or "model"), link
     for key, value in query.items():  # nothing the link says is dropped as invalid
         assert state.to_query().get(key, value) == value or key == "lesson", (link, key)
+
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+        ROOT / "benchmarks" / "README.md"]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_points_to_a_file_that_exists(doc):
+    text = doc.read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)\s]+)\)", text)
+               if not re.match(r"(https?:|mailto:|#)", t)]
+    missing = [t for t in targets if not (doc.parent / t.split("#")[0]).exists()]
+    assert not missing, missing
+
+
+PLAN = re.findall(r"\]\((http://localhost:8501[^)\s]*)\)",
+                  README.split("## Teaching with it", 1)[1].split("\n## ", 1)[0])
+
+
+@pytest.mark.parametrize("link", PLAN)
+def test_the_lesson_plans_links_open_their_page_with_no_error(link):
+    from apptest_helpers import assert_clean, open_page
+    url = urlsplit(link)
+    path = url.path.strip("/")
+    page = "pages/model.py" if path in ("", "model") else f"pages/{path}.py"
+    query = dict(parse_qsl(url.query))
+    at = open_page(page, **query)
+    assert_clean(at)
+    if "lesson" in query:  # the lesson's caption, with the numbers of the fit on screen
+        assert any(f"Lesson: {LESSONS[query['lesson']].title}" in i.value.replace("\\", "")
+                   for i in at.info), link
