@@ -5,6 +5,7 @@ Sessions speak Streamlit's WebSocket protocol, as the browser's frontend does.""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -77,7 +78,11 @@ def test_a_restart_brings_thirty_students_back_to_their_views(servers):
     error. The issue's target is 10 s; measured here 13-16 s (the new process answers its
     health check 5-6 s after the stop, the frontend's pings are up to 4 s apart, then 30
     first runs on a fresh process): bounded at 30 s until that is cut."""
-    backs, runs, start, new = load.restart(30, before=2.0, after=4.0, server=servers[-1])
+    # on a thread of its own: the harness runs its own event loop, which asyncio refuses
+    # beside a test process's Playwright browser (as conftest.run_async)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        backs, runs, start, new = pool.submit(load.restart, 30, before=2.0, after=4.0,
+                                              server=servers[-1]).result()
     servers.append(new)
     assert [b.error for b in backs if b.error] == [], load.failure_table(backs)
     assert all(b.affected for b in backs)

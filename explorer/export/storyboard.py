@@ -147,11 +147,7 @@ def _slide(fig: go.Figure, trace, m: int, label: str, data_label: str | None,
     text = clean_title(title.get("text", ""), panels.esc(label))
     title.update(text=text, subtitle=dict(text=panels.esc(slide_subtitle(
         data_label, trace.params, m)), font=dict(size=15, color=theme.MUTED)))
-    layout["title"] = title
-    # room for the subtitle under the title
-    margin = dict(layout.get("margin") or {})
-    margin["t"] = max(int(margin.get("t") or 0) + 50, 130)
-    layout["margin"] = margin
+    layout["title"] = title  # the layout rule gives the subtitle its room
     return for_export(go.Figure(spec), ASPECTS[aspect])
 
 

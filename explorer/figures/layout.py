@@ -159,7 +159,8 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
         sub = title.get("subtitle")
         if isinstance(sub, dict) and sub.get("text"):
             sub["text"] = wrap(sub["text"], _font(sub, fs), W - side)
-            extra_top += (_lines(sub["text"]) - 1) * _font(sub, fs) * LINE_EM
+            # every line of it: plotly.js sets a subtitle under the title, in the margin
+            extra_top += _lines(sub["text"]) * _font(sub, fs) * LINE_EM
         # plotly.js anchors a title of several lines 0.9 em higher than one of one line
         shift = 0.9 * tfs if lines > 1 else 0.0
         extra_top += (lines - 1) * tfs * LINE_EM + shift / 4

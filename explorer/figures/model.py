@@ -38,7 +38,9 @@ def probability_map(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
     so a click can select a sample.
     """
     F = grid.F[m]
-    bar = colorbar("p(class 1)")
+    # the title on top, its labels below their ticks: plotly sets a title on the right in
+    # the tick labels' column (as the residuals' and the leaf values' bars)
+    bar = colorbar("p(class 1)", side="top", ticklabelposition="outside bottom")
     data = [
         dict(type="heatmap", x=grid.xs, y=grid.ys, z=f32(trace.link(F.astype(np.float64))),
              name="p",

@@ -17,12 +17,6 @@ from .panels import finished, finite
 from .theme import FONT, PRINT_TEMPLATE
 
 PRESENT_SCALE = 1.4  # presenter mode: type, markers and lines this much larger
-# A projector's window (1280 x 720, 1024 x 768) holds the page's folded header, the round
-# bar and a chart this tall: a taller chart gives up plotting height, down to
-# PRESENT_MIN_PLOT (a chart that needs more stays taller: a row further down may scroll).
-PRESENT_MAX_HEIGHT = 500
-PRESENT_MIN_PLOT = 120
-PRESENT_MIN_TEXT = 18  # px: the least size of titles and tick labels, read from the back
 
 
 def _scaled(value, k: float):
@@ -76,11 +70,6 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
         size = title["font"].get("size")
         if size:
             title["font"]["size"] = size / scale * (1 + (scale - 1) / 2)
-    # a legend is read up close, as a key: it grows as the titles do, and takes fewer rows
-    legend = layout.setdefault("legend", {})
-    legend_font = legend.setdefault("font", {})
-    grown = legend_font.get("size") or font["size"]  # (already scale times its own)
-    legend_font["size"] = grown / scale * (1 + (scale - 1) / 2)
     for trace in spec.get("data", []):
         _scale_fonts(trace, scale)
         marker = trace.get("marker")
@@ -98,48 +87,4 @@ def presented(fig: go.Figure, scale: float = PRESENT_SCALE) -> go.Figure:
         if shape.get("xsizemode") == "pixel":  # a marker (round_marker): its size too
             for key in ("x0", "x1", "y0", "y1"):
                 shape[key] = _scaled(shape[key], scale)
-    _at_least(spec, PRESENT_MIN_TEXT)
-    spec = arrange(spec, scale=scale)
-    _fit_the_window(spec, scale)
-    return finished(spec)
-
-
-def _at_least(spec: dict, size: float) -> None:
-    """Titles (the chart's, its axes', its colour bars') and tick labels of ``spec`` at
-    least ``size`` px: the figure's own smaller type (a sweep's small maps) grows to it."""
-    def floor(font):
-        if isinstance(font, dict) and isinstance(font.get("size"), (int, float)):
-            font["size"] = max(float(font["size"]), size)
-
-    def walk(node):
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "tickfont":
-                    floor(value)
-                elif key == "title" and isinstance(value, dict):
-                    floor(value.get("font"))
-                if key != "template":
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-    layout = spec.get("layout", {})
-    floor(layout.get("font"))
-    walk(layout)
-    walk(spec.get("data", []))
-
-
-def _fit_the_window(spec: dict, scale: float) -> None:
-    """A chart taller than :data:`PRESENT_MAX_HEIGHT` laid out again at that height (its
-    title, labels and legend keep their room; the plotting area gives it up), but its
-    plotting area no lower than :data:`PRESENT_MIN_PLOT`."""
-    layout = spec["layout"]
-    height = layout.get("height")
-    if not height or height <= PRESENT_MAX_HEIGHT:
-        return
-    margin = layout.get("margin") or {}
-    plot = height - margin.get("t", 0) - margin.get("b", 0)
-    target = max(PRESENT_MAX_HEIGHT, height - max(0.0, plot - PRESENT_MIN_PLOT))
-    if target < height:
-        arrange(spec, scale=scale, height=target)
-        layout["height"] = round(target)
+    return finished(arrange(spec, scale=scale))
