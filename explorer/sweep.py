@@ -257,7 +257,8 @@ def workers() -> int:
 
 def fit_cells(jobs: list, cache: FitCache, make, progress=None, threads: int | None = None):
     """``make(job)`` for each job not in ``cache``, on threads; returns the results in the
-    jobs' order. ``jobs`` are (key, job) pairs; ``make`` returns (value, nbytes).
+    jobs' order. ``jobs`` are (key, job) pairs; ``make`` returns (value, nbytes), the value
+    an exception where the job failed (kept out of the cache).
     ``progress(done, total)`` is called on the calling thread as each job ends (the
     cached ones first)."""
     out = [None] * len(jobs)
@@ -277,7 +278,8 @@ def fit_cells(jobs: list, cache: FitCache, make, progress=None, threads: int | N
             for future in as_completed(futures):
                 i = futures[future]
                 value, size = future.result()
-                cache.put(jobs[i][0], value, size)
+                if not isinstance(value, Exception):  # a setting that failed is tried again
+                    cache.put(jobs[i][0], value, size)
                 out[i] = value
                 done += 1
                 if progress is not None:

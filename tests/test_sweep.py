@@ -136,6 +136,17 @@ def test_fit_cells_fits_only_what_is_missing_on_threads():
     assert out == [2 * i for i in range(8)] and sorted(seen) == [6, 7]  # only the new cells
 
 
+def test_a_failed_fit_is_returned_and_not_kept():
+    cache = FitCache(max_bytes=10_000)
+
+    def make(job):
+        return (ValueError("diverged"), 0) if job == 1 else (job, 8)
+
+    out = fit_cells([(i, i) for i in range(3)], cache, make, threads=2)
+    assert out[0] == 0 and out[2] == 2 and isinstance(out[1], ValueError)
+    assert cache.get(1) is None and len(cache) == 2
+
+
 def test_cells_fit_on_threads_equal_single_fits_bit_for_bit():
     import explorer
     from explorer import dataset
