@@ -24,7 +24,7 @@ import pytest
 
 from explorer import notebook
 from explorer.figures import pages
-from explorer.process import CHROMIUM, CHROMIUM_ARGS, free_port
+from explorer.process import CHROMIUM, CHROMIUM_ARGS, free_port, stop_process
 from test_bindings import canonical
 from test_browser_bindings import DRAWN
 from test_interactive import lesson
@@ -89,11 +89,7 @@ def lab(tmp_path_factory, warm_engine):
         _wait_for(f"http://127.0.0.1:{port}/api/status", process)
         yield f"http://127.0.0.1:{port}", root
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_process(process, timeout=10)  # its kernels too
         log.close()
 
 
@@ -334,9 +330,5 @@ def test_marimo_draws_steps_and_the_round_reaches_python(chromium, tmp_path, war
         assert not errors and not outside, (errors, outside)
         page.context.close()
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_process(process, timeout=10)  # its kernels too
         log.close()
