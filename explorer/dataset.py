@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .data import MULTICLASS_SETS, Dataset, dataset_hash, make_toy, sample, split
-from .drawn import dataset as drawn_points
+from .drawn import dataset as drawn_points, lost_note
 from .state import ENGINE_SPLIT, State
 from .upload import Table, read_table, to_dataset
 
@@ -122,6 +122,7 @@ def make(state: State, upload: Upload | None = None) -> Data:
     try:
         if state.is_drawn:
             points, kind = drawn_points(state.pts, state.task), "draw:"
+            made = Data(note=lost_note(state.pts))  # a link's points beyond its limit
         elif state.is_upload:
             points, kind = to_dataset(upload.table, list(upload.features), upload.label,
                                       task=state.task), "upload:"

@@ -4,6 +4,11 @@ A drawn set is a short text so that a link can carry it: one item per point,
 ``label_x1_x2`` (the target's value first for a regression), items joined by ``~``,
 characters a URL keeps as they are. Every number is rounded to two decimals (about a
 pixel of the plane) when it is read, so what the link says is exactly what is fitted.
+
+A link carries the first :data:`LINK_POINTS` points; beyond them its last item is
+``more_N``: N more points were drawn, which only the session that drew them holds. A
+session that opens such a link (another student, or the same one after its server
+process died) fits the points the link has and says how many could not come back.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from .upload import MIN_POINTS_PER_CLASS, MIN_POINTS_REGRESSION
 
 MAX_POINTS = 1000  # a hand-drawn set; beyond this, upload a file
 LINK_POINTS = 200  # the link carries the points up to this many (about 2.5 kB of address)
+_MORE = "more"  # the link's last item "more_N": N more points were drawn than it carries
 BOX = np.array([[-R, -R], [R, R]])  # the plane shown before there is any point to frame
 PICK_PIXELS = 10  # a click this close to a point removes it
 _ITEM, _PART = "~", "_"
@@ -32,7 +38,7 @@ def parse(text: str, task: str) -> tuple[np.ndarray, np.ndarray]:
     Raises DataError naming the first item that is not a point, or when there are
     more than MAX_POINTS.
     """
-    items = [item for item in str(text).split(_ITEM) if item]
+    items, _ = _items(text)
     if len(items) > MAX_POINTS:
         raise DataError(f"A drawn set holds at most {MAX_POINTS:,} points; this one has "
                         f"{len(items):,}. Upload them as a CSV file instead.")
@@ -52,6 +58,18 @@ def parse(text: str, task: str) -> tuple[np.ndarray, np.ndarray]:
     return table[:, 1:].copy(), table[:, 0].copy()
 
 
+def _items(text: str) -> tuple[list[str], int]:
+    """The items of a drawn set's text that are points, and the N of its last item
+    ``more_N`` (0 without one). A marker that is not ``more_`` and 1 to MAX_POINTS
+    ASCII digits stays an item, which :func:`parse` names as not a point."""
+    items = [item for item in str(text).split(_ITEM) if item]
+    if items and items[-1].startswith(_MORE + _PART):
+        n = items[-1][len(_MORE) + 1:]
+        if n.isascii() and n.isdigit() and len(n) <= 4 and 0 < int(n) <= MAX_POINTS:
+            return items[:-1], int(n)
+    return items, 0
+
+
 def text_of(X: np.ndarray, labels: np.ndarray) -> str:
     """The text of a drawn set (the inverse of :func:`parse`)."""
     return _ITEM.join(_PART.join(_short(v) for v in (label, x1, x2))
@@ -64,7 +82,39 @@ def _short(value: float) -> str:
 
 def count(text: str) -> int:
     """How many points a drawn set's text holds (without reading them)."""
-    return sum(1 for item in str(text).split(_ITEM) if item)
+    return len(_items(text)[0])
+
+
+def missing(text: str) -> int:
+    """How many points were drawn beyond those a link's text holds (its ``more_N``)."""
+    return _items(text)[1]
+
+
+def linked(text: str) -> str:
+    """The text a link carries: the first LINK_POINTS points, and ``more_N`` for the
+    rest (those left out now and any the text already lacked)."""
+    items, more = _items(text)
+    if len(items) <= LINK_POINTS:
+        return text
+    more += len(items) - LINK_POINTS
+    return _ITEM.join(items[:LINK_POINTS] + [f"{_MORE}{_PART}{more}"])
+
+
+def lost_note(text: str) -> str:
+    """What the page says when a link's drawn points were more than it holds (plain
+    text, "" if none were): this session has only those the link has."""
+    more = missing(text)
+    return f"{more:,} drawn points could not come back: a link holds {LINK_POINTS}" if more \
+        else ""
+
+
+def lost_message(text: str) -> str:
+    """:func:`lost_note`, with why and what to do (the Model page, where points are
+    drawn); "" if no point is missing."""
+    note = lost_note(text)
+    return note and (f"{note} of them, and this server does not have the others (it may "
+                     f"have restarted). The fit uses the {count(text):,} the link holds: "
+                     "draw the others again, or upload their CSV file.")
 
 
 def edit(text: str, task: str, x: float, y: float, pixel: tuple[float, float],

@@ -169,7 +169,8 @@ FIELDS: tuple[Field, ...] = (
                "many as this server fits for the rounds chosen."),
     Field("pts", str, "", "Drawn points", "data",
           help="The points drawn on the Model page: label_x1_x2 per point, joined by ~. "
-               f"The link holds them up to {drawn.LINK_POINTS} points."),
+               f"The link holds the first {drawn.LINK_POINTS} and says how many more "
+               "were drawn."),
     Field("dseed", int, 0, "Data seed", "data", 0, 9999, 1,
           help="Seed of the points and of the train/validation split."),
     Field("valid", float, 0.2, "Validation share", "data", 0.0, 0.5, 0.05,
@@ -494,7 +495,7 @@ class State:
                     base is not None and value != getattr(base, f.key)):
                 out[f.key] = f.format(value)
         if drawn.count(self.pts) > drawn.LINK_POINTS:  # too long an address: the page says so
-            del out["pts"]
+            out["pts"] = drawn.linked(self.pts)  # the first points, and how many more
         return out
 
     def write_query(self, query) -> None:

@@ -86,6 +86,36 @@ def test_the_link_holds_the_points_up_to_its_limit():
     small = "~".join(f"1_{k / 100:g}_0" for k in range(drawn.LINK_POINTS))
     assert State(data="draw", pts=small).to_query()["pts"] == small
     assert State.from_query({"data": "draw", "pts": small}).pts == small
-    large = small + "~0_9_9"
+    large = small + "~0_9_9~1_8_8"
     query = State(data="draw", pts=large).to_query()
-    assert "pts" not in query and query["data"] == "draw"
+    assert query["pts"] == small + "~more_2" and query["data"] == "draw"
+    # opened elsewhere: the link's points, and the two it could not hold are said
+    opened = State.from_query(query)
+    assert drawn.count(opened.pts) == drawn.LINK_POINTS and drawn.missing(opened.pts) == 2
+    assert drawn.lost_note(opened.pts) == (f"2 drawn points could not come back: a link "
+                                           f"holds {drawn.LINK_POINTS}")
+    assert opened.to_query()["pts"] == query["pts"]  # and its link still says so
+    assert drawn.lost_note(large) == drawn.lost_message(large) == ""  # all in memory
+
+
+def test_a_link_marker_counts_with_the_points_left_out():
+    # a link that already lacked points, with more drawn since: both are counted
+    text = "~".join(f"0_{k / 100:g}_1" for k in range(drawn.LINK_POINTS + 3)) + "~more_5"
+    assert drawn.count(text) == drawn.LINK_POINTS + 3 and drawn.missing(text) == 5
+    assert drawn.linked(text).endswith("~more_8")
+    assert drawn.count(drawn.linked(text)) == drawn.LINK_POINTS
+    X, labels = drawn.parse(text, "classification")  # the marker is not a point
+    assert len(X) == len(labels) == drawn.LINK_POINTS + 3
+    message = drawn.lost_message(text)
+    assert message.startswith("5 drawn points could not come back") and "restarted" in message
+    # an edit starts the session's own set: what it has, no marker
+    edited = drawn.edit(text, "classification", 3.0, 3.0, PIXEL, 1.0)
+    assert drawn.missing(edited) == 0 and drawn.count(edited) == drawn.LINK_POINTS + 4
+
+
+@pytest.mark.parametrize("marker", ["more_0", "more_x", "more_-3", "more_1001", "more_٣",
+                                    "more_" + "9" * 5000, "more_1_2"])
+def test_a_marker_that_is_not_a_count_is_named_as_a_broken_point(marker):
+    with pytest.raises(DataError, match="Drawn point 2"):
+        drawn.parse("1_0_0~" + marker, "classification")
+    assert drawn.missing("1_0_0~" + marker) == 0

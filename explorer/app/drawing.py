@@ -49,9 +49,15 @@ def tools(state: State) -> None:
                             help="The points as a file the upload reads back.")
     note = "Click the plane to add a point; click a point to remove it."
     if n > drawn.LINK_POINTS:
-        note += (f" The link holds drawn points up to {drawn.LINK_POINTS}; these "
-                 f"{n} are not in it. Download the CSV to keep them.")
+        note += (f" The link holds the first {drawn.LINK_POINTS} of these {n:,} points "
+                 f"and says that {n - drawn.LINK_POINTS:,} more were drawn, which only "
+                 "this session has: download the CSV to keep them all.")
     st.caption(note)
+    # a link's points beyond its limit, which this session never had (our own text: a
+    # count, no text of the link)
+    lost = drawn.lost_message(state.pts)
+    if lost:
+        st.warning(lost, icon=":material/warning:")
     problem = ss.pop(_PROBLEM, None)
     if problem:
         st.warning(problem, icon=":material/warning:")
