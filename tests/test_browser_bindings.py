@@ -157,3 +157,41 @@ def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(app_server
     page.wait_for_timeout(200)
     assert all(abs(box - drawn) < 1.5 for box, drawn in page.evaluate(WIDTHS))
     page.close()
+
+
+# After a change of setting: every chart's draws, as whether each came with its bindings
+DRAWS = """() => {
+    window.__draws = [...document.querySelectorAll('.explorer-chart')].map(gd => {
+        const draws = [];
+        const sent = gd.__sent;
+        gd.on('plotly_afterplot', () => { if (gd.__sent !== sent) draws.push(!!gd.__step); });
+        return draws;
+    });
+}"""
+
+
+def test_a_new_settings_charts_are_drawn_first_then_step_in_the_browser(app_server,
+                                                                         browser):
+    """A new fit's charts come at once as the server's figures at the State's round, and
+    their bindings in a second run (component.bind_later): the first draw after the change
+    of setting has none, a later one has them, and the charts then step with no message
+    to the server."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/?n=300&rounds=300&round=5")
+    wait_ready(page, 2)
+    page.evaluate(DRAWS)
+    page.locator(".st-key-lr input[type=range]").press("ArrowRight")  # ν 0.10 -> 0.11
+    page.wait_for_function("() => window.__draws.every(d => d.includes(true))")
+    draws = page.evaluate("() => window.__draws")
+    assert len(draws) == 2 and all(d[0] is False for d in draws), draws
+    wait_ready(page, 2)
+    quiet(page, sent)
+    began = press(page, "PageDown", 2)
+    page.wait_for_function(f"() => {ROUND} === '7'")
+    titles_at_round(page, 7)
+    assert steps_sent(page, sent, began) == 0, "a step went to the server"
+    assert page.url.count("lr=0.11") == 1
+    no_exception(page)
+    page.close()

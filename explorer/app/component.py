@@ -58,8 +58,14 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     before = (fit.trace,) if before is None else tuple(before)
     if modules_url() is None:
         return figure(draw, *before, state.round, *after, **kwargs), None
-    step = _steps().draw(draw, (fit.trace, fit.grid, before, after), kwargs,
-                         store.peek().present)
+    args, present = (fit.trace, fit.grid, before, after), store.peek().present
+    step = _steps().cached(draw, args, kwargs, present)
+    if step is None and not st.session_state.get(_REBOUND):
+        # a new fit: its figure at the State's round now, its bindings once the page is
+        # drawn (bind_later); the chart steps through the server until then
+        st.session_state.setdefault(_LATER, []).append((draw, args, kwargs, present))
+        return figure(draw, *before, state.round, *after, **kwargs), None
+    step = step or _steps().draw(draw, args, kwargs, present)
     if step.json.startswith('{"over"'):
         st.caption(f"This chart steps through the server, a round trip a step: "
                    f"{json.loads(step.json)['over']} pass what the browser is sent "
@@ -92,6 +98,37 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     shared = f'"at":{at},"src":"{_blob_url(step)}"}}' if blobs.served() else step.json[1:]
     return (figure(draw, *before, at, *after, **kwargs),
             f'{{"record":"{key}","filenames":{names},{shared}')
+
+
+# The charts of this run drawn before their bindings were made, as (draw, args, kwargs,
+# present) for _steps(); and the flag of the run that bind_later asked for
+_LATER = "_bind_later"
+_REBOUND = "_rebound"
+
+
+def bind_later() -> None:
+    """After the page: make the bindings of the charts this run drew without them (a new
+    fit's), then run the page again to send them. Binding draws every round in Python,
+    0.1-1 s a chart (benchmarks/bench_binding.py), while one round's figure takes a few
+    ms: so a new setting's charts are on screen at once, and step in the browser a moment
+    later. A chart is bound at a time, with a check between for a run the user asked for
+    (a new setting, a step), which then goes first; what was bound stays in the cache.
+    The run asked for here binds whatever the cache has since let go at once (no third
+    run)."""
+    later = st.session_state.pop(_LATER, [])
+    if st.session_state.pop(_REBOUND, False) or not later:
+        return
+    slot = st.empty()
+    for draw, args, kwargs, present in later:
+        slot.empty()  # where a run asked for by the user takes over
+        _steps().draw(draw, args, kwargs, present)
+    st.session_state[_REBOUND] = True
+    st.rerun()
+
+
+def forget_later() -> None:
+    """Drop the charts a run cut short left to bind (at the start of a run)."""
+    st.session_state.pop(_LATER, None)
 
 
 def charts(ctx, state: State, page: str) -> pages.Page:

@@ -25,7 +25,7 @@ from ..lessons import LESSONS
 from ..settings import Settings
 from ..state import State
 from . import controls, drawing as draw, store
-from .component import record_key
+from .component import bind_later, forget_later, record_key
 from .figure_cache import name as name_shared
 
 _CTX = "_ctx"
@@ -194,6 +194,7 @@ def _fitted_with_grid(state: State, data_key: str, train, valid):
 def setup() -> None:
     """Draw the sidebar, make the data and the fit, and keep them for the page."""
     engine = _engine()  # numba's cache loads on its thread while the sidebar is drawn
+    forget_later()  # a run cut short left its charts to bind: this run lists its own
     state = store.current()
     got = controls.data(state)
     controls.fit(state)
@@ -218,6 +219,7 @@ def finish() -> None:
     if sum(engine.seconds.get(part.name, LOADED) for part in warmup.FIRST) < LOADED:
         engine.wait(timeout=10 * LOADED)
     _rest_progress(engine)
+    bind_later()
 
 
 def _context(state: State, got: dataset.Data):
@@ -273,21 +275,20 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
 # explorer/figures/presenter.py's). The controls between the bar and the first charts are
 # hidden, as controls.py hides the sidebar's (Compare's pair, the Splits node, the Sweep's
 # axes: they keep their values, the link holds them). In a short window (a projector; the
-# measure is the window's height) the header folds: the title shrinks to one line beside
-# the exit button, which leaves its own row, and the settings line folds away (the charts'
-# titles name the round and the setting).
+# measure is the window's height) the header folds away: the page's title and settings
+# line go (the top bar's links name the page, the charts' titles the round and the
+# setting) and the exit button moves into the top bar, so that the round bar comes first
+# (at 1280 x 720 it ends 112 px down, and the first row of charts starts at 121 px).
 _PRESENT_FOLD = """<style>
 .st-key-pair, .st-key-splits_node,
 [data-testid="stHorizontalBlock"]:has(.st-key-sweep_axis) { display: none !important; }
 @media (max-height: 820px) {
-  .block-container { padding-top: 3.9rem; position: relative; }
+  .block-container { padding-top: 4.25rem; }
   .block-container [data-testid="stVerticalBlock"] { gap: 0.5rem; }
   .st-key-explorer_record, [class*="st-key-record_"] { display: none; }
-  .block-container .st-key-present_exit { position: absolute; top: 3.9rem; right: 0;
-    width: auto; z-index: 2; }
-  .block-container .st-key-page_title h4 { font-size: 1.35rem; line-height: 1.35;
-    padding: 0.35rem 13rem 0 0; }
-  .st-key-page_caption,
+  .block-container .st-key-present_exit { position: fixed; top: 0.8rem; right: 3.5rem;
+    width: auto; z-index: 999991; }
+  .st-key-page_title, .st-key-page_caption,
   [data-testid="stLayoutWrapper"]:has(> .st-key-page_title) + [data-testid="stElementContainer"]:has(
     [data-testid="stCaptionContainer"]) { display: none; }  /* (Compare writes its own) */
 }

@@ -95,6 +95,12 @@ def build_step(draw, args, kwargs, present: bool) -> Drawn:
     return Drawn(json.dumps(spec, separators=(",", ":")), None, None)
 
 
+def _key(draw, args, kwargs, present) -> tuple:
+    """The cache's key of a call: the function, and each argument by value or name."""
+    return (draw.__module__, draw.__qualname__, token(args),
+            tuple(sorted((k, token(v)) for k, v in kwargs.items())), present)
+
+
 class FigureCache:
     """Least recently used figures, bounded in entries and in bytes of JSON.
 
@@ -113,15 +119,12 @@ class FigureCache:
         """``draw(*args, **kwargs)`` as a :class:`Drawn`, from the cache when the same call
         was drawn before. Two sessions missing at once may both draw; both get the same."""
         try:
-            key = (draw.__module__, draw.__qualname__, token(args),
-                   tuple(sorted((k, token(v)) for k, v in kwargs.items())), present)
+            key = _key(draw, args, kwargs, present)
         except Unnamed:
             return self._build(draw, args, kwargs, present)
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                return found
+        found = self._found(key)
+        if found is not None:
+            return found
         drawn = self._build(draw, args, kwargs, present)
         size = len(drawn.json)
         with self._lock:
@@ -132,6 +135,20 @@ class FigureCache:
                     _, old = self._items.popitem(last=False)
                     self._bytes -= len(old.json)
         return drawn
+
+    def cached(self, draw, args: tuple, kwargs: dict, present: bool = False) -> Drawn | None:
+        """What :meth:`draw` would return if the cache has it, else None (nothing drawn)."""
+        try:
+            return self._found(_key(draw, args, kwargs, present))
+        except Unnamed:
+            return None
+
+    def _found(self, key) -> Drawn | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
 
     def _build(self, draw, args, kwargs, present) -> Drawn:
         with self._lock:

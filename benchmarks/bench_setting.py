@@ -1,0 +1,161 @@
+"""A change of setting in a real browser: from the release of a sidebar slider (a key
+press on it) to every chart of the page drawn anew, against a bare Streamlit script whose
+slider redraws one 200 x 200 heat map (``bare_slider.py``), in the same run.
+
+    python -m benchmarks.bench_setting [--trials 5] [--links /?rounds=500,/tree]
+
+For each link it prints, medians of ``--trials`` changes (each one notch of the slider up,
+so that each fit is new: no cache holds it or its charts):
+
+- drawn: until every chart has been drawn with the new fit (plotly.js's afterplot after
+  the component got its new data);
+- stepping: until every chart that follows the round has its bindings again (steps in
+  the browser), which comes in a second run (explorer/app/component.py ``bind_later``);
+- drawn / floor and stepping / floor.
+
+The Sweep link changes "Min samples per leaf", so that all 16 cells are fitted anew; its
+drawn time is the issue's time to a drawn 4 x 4 sweep. Each page is loaded once; its
+first change is not counted (plotly.js's first redraw of a page is slower).
+
+The machine's load matters (2 CPUs here, shared); the load average is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
+
+SWEEP = "/sweep?n=1250&rounds=500&sweep=lr:0.05,0.1,0.2,0.5&sweep2=depth:1,2,3,6"
+# link -> the slider changed (its widget key): the issue's pages at 100 and 500 rounds,
+# and its 4 x 4 sweep (1,000 training points, 500 rounds), exact and histogram trees
+LINKS = {
+    "/?round=10": "lr", "/?rounds=500&round=10": "lr",
+    "/tree?round=10": "lr", "/tree?rounds=500&round=10": "lr",
+    SWEEP: "minleaf", SWEEP + "&split=histogram": "minleaf",
+}
+READY = "[data-testid=stApp][data-test-script-state=notRunning]"
+BARE = Path(__file__).with_name("bare_slider.py")
+
+# Before the key press: each chart's data as last sent, and a listener on its draws
+ARM = """() => {
+    window.__change = [...document.querySelectorAll('.explorer-chart')].map(gd => {
+        const seen = { gd, sent: gd.__sent, drawn: null, bound: null };
+        if (!gd.__armed) {
+            gd.__armed = true;
+            gd.on('plotly_afterplot', () => {
+                const s = window.__change.find(c => c.gd === gd);
+                if (!s || gd.__sent === s.sent) return;
+                const now = performance.now();
+                if (s.drawn === null) s.drawn = now;
+                if (s.bound === null && gd.__step) s.bound = now;
+            });
+        }
+        return seen;
+    });
+    window.__pressed = performance.now();
+    return window.__change.length;
+}"""
+DRAWN = "() => window.__change.every(s => s.drawn !== null)"
+# [drawn, stepping again (null while a chart is not), charts bound, charts] in ms
+TIMES = """() => {
+    const last = (key) => window.__change.some(s => s[key] === null) ? null
+        : Math.max(...window.__change.map(s => s[key])) - window.__pressed;
+    return [last('drawn'), last('bound'), window.__change.filter(s => s.gd.__step).length,
+            window.__change.length];
+}"""
+# the bare script: its title names the slider's value
+BARE_ARM = ("() => { window.__title = document.querySelector('.gtitle').textContent;"
+            " window.__pressed = performance.now(); }")
+BARE_DONE = ("() => { const t = document.querySelector('.gtitle');"
+             " return t !== null && t.textContent !== window.__title; }")
+
+
+def _press(page, key: str) -> None:
+    page.locator(f".st-key-{key} input[type=range]").first.press("ArrowRight")
+
+
+def floor_ms(browser, trials: int) -> list[float]:
+    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=BARE)
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.set_default_timeout(120_000)
+        page.goto(server.url + "/")
+        page.wait_for_selector(".gtitle")
+        out = []
+        for k in range(trials + 1):
+            page.wait_for_selector(READY, state="attached")
+            page.evaluate(BARE_ARM)
+            _press(page, "lr")
+            page.wait_for_function(BARE_DONE, polling="raf")
+            ms = page.evaluate("() => performance.now() - window.__pressed")
+            if k:
+                out.append(ms)
+            page.wait_for_timeout(300)
+        page.close()
+        return out
+    finally:
+        stop_process(server.process)
+
+
+def link_ms(browser, server, link: str, key: str, trials: int) -> dict:
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.set_default_timeout(300_000)
+    page.goto(server.url + link)
+    page.wait_for_selector(".explorer-stepper")
+    drawn, bound = [], []
+    for k in range(trials + 1):
+        page.wait_for_selector(READY, state="attached")
+        page.wait_for_timeout(500)  # the page at rest: its rerun at rest done
+        page.evaluate(ARM)
+        _press(page, key)
+        page.wait_for_function(DRAWN, polling="raf")
+        # then the run that brings the bindings, and the page at rest
+        page.wait_for_timeout(300)
+        page.wait_for_selector(READY, state="attached")
+        page.wait_for_timeout(300)
+        page.wait_for_selector(READY, state="attached")
+        d, b, following, charts = page.evaluate(TIMES)
+        if k:
+            drawn.append(d)
+            bound.append(b if b is not None else float("nan"))
+    page.close()
+    return {"drawn": drawn, "bound": bound, "charts": charts, "following": following}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--links", default="", help="comma-separated links (default: all)")
+    args = parser.parse_args()
+    links = {k: LINKS.get(k, "lr") for k in args.links.split(",")} if args.links else LINKS
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        floor = statistics.median(floor_ms(browser, args.trials))
+        server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log")
+        try:
+            rows = {link: link_ms(browser, server, link, key, args.trials)
+                    for link, key in links.items()}
+        finally:
+            stop_process(server.process)
+        floor2 = statistics.median(floor_ms(browser, args.trials))  # the load may change
+        browser.close()
+    floor = min(floor, floor2)
+    print(f"load average {os.getloadavg()[0]:.1f}; floor (bare slider, one 200 x 200 heat "
+          f"map): {floor:.0f} ms (runs {floor:.0f}, {floor2:.0f})")
+    print("| link | charts | drawn | x floor | stepping | x floor |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for link, r in rows.items():
+        d, b = statistics.median(r["drawn"]), statistics.median(r["bound"])
+        print(f"| `{link}` ({links[link]}) | {r['charts']} | {d:.0f} ms | {d / floor:.2f}x "
+              f"| {b:.0f} ms | {b / floor:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
