@@ -81,9 +81,11 @@ MAX_SESSIONS = 100
 MAX_SECONDS = 300.0
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before the session counts as failed
 CLICK_SECONDS = 0.3  # between two clicks on "next" in a burst of steps
-# The round bar's watchdog (explorer/browser/stepper.js RECONNECT_MS, STUCK_MS)
+# The round bar's watchdog (explorer/browser/stepper.js RECONNECT_MS, STUCK_MS, POLL_MS)
 RECONNECT_S = 0.5
 STUCK_S = 1.0
+POLL_S = 0.5
+_KEPT = re.compile(r'"(/(?:[^"\s]*/)?_explorer/blob/[0-9a-f]+)"')  # a chart's address
 
 _ROUND_LABEL = re.compile(r"^\*\*Round (\d+)\*\* / (\d+)$")
 XSRF_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends without an XSRF cookie
@@ -92,13 +94,15 @@ XSRF_PLACEHOLDER = "PLACEHOLDER_AUTH_TOKEN"  # what the frontend sends without a
 # --- talking to the server ---------------------------------------------------------------
 
 
-def http_get(url: str, path: str, *, headers: dict | None = None, timeout: float = 10):
-    """GET ``path`` from a loopback ``url``; returns (status, headers as a list, body)."""
+def http_get(url: str, path: str, *, headers: dict | None = None, timeout: float = 10,
+             method: str = "GET"):
+    """GET (or ``method``) ``path`` from a loopback ``url``; returns (status, headers as a
+    list, body)."""
     u = urlparse(url)
     check_loopback(u.hostname)
     conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
     try:
-        conn.request("GET", path, headers=headers or {})
+        conn.request(method, path, headers=headers or {})
         response = conn.getresponse()
         return response.status, response.getheaders(), response.read()
     finally:
@@ -156,6 +160,8 @@ class Session:
     rounds: int | None = None
     values: dict = field(default_factory=dict)  # user key -> slider value the user set
     last_kind: str = ""  # the last run's kind ("step" is a fragment's)
+    connected_at: float = 0.0  # time.monotonic() when the WebSocket last opened
+    kept: str = ""  # an address a chart of the page was fetched from (the server's blob)
     _alerts: list = field(default_factory=list)
     _ws: object = None
     _held: dict = field(default_factory=dict)  # cacheable message hash -> run number
@@ -182,6 +188,7 @@ class Session:
                                             additional_headers=self.cookie_header(),
                                             open_timeout=30, compression=None)
         self.upstream = self._ws.response.headers.get("X-Upstream", "")
+        self.connected_at = time.monotonic()
 
     async def close(self) -> None:
         if self._ws is not None:
@@ -248,30 +255,28 @@ class Session:
     async def recover(self) -> tuple[Run, str]:
         """What a browser does when its WebSocket drops, until its view is back: a run.
 
-        Streamlit's frontend waits 250-500 ms, then polls ``/_stcore/health`` (doubling
-        its wait, at most 4 s) and reconnects with its session id. If its last run was a
-        fragment's, it asks for a full run itself ("rerun"). Else the round bar
-        (explorer/browser/stepper.js) sends its round RECONNECT_S later: a process that
-        still has the session runs it ("bar"); one that does not drops it, and after
-        STUCK_S the bar's watchdog loads the page again at its link ("reload": a new
-        session, the address's query string, no widget state).
-        Returns the run and which of the three it was.
+        Two clocks race. Streamlit 1.67's frontend (``WebsocketConnection``) waits
+        250-500 ms, then polls ``/_stcore/health`` until it answers, 100 ms after the
+        first poll, then 200, 400, ... ms, each x 0.7-1 at random, at most 4 s apart; and
+        reconnects with its session id. The round bar (explorer/browser/stepper.js) polls
+        every POLL_S: once the server answers and a chart's address of the page is not
+        found there (a new process), it loads the page again at its link ("reload": a new
+        session, the address's query string, no widget state). If the frontend wins and
+        its last run was a fragment's, it asks for a full run ("rerun"). Else the bar
+        sends its round RECONNECT_S later: a process that still has the session runs it
+        ("bar"); one that does not drops it, and after STUCK_S the bar's watchdog
+        reloads. Returns the run and which of the three it was.
         """
         await self.close_quietly()
-        wait = random.uniform(0.25, 0.5)
-        while True:
-            await asyncio.sleep(wait)
-            try:
-                status, headers, _ = await asyncio.to_thread(
-                    http_get, self.url, "/_stcore/health", headers=self.cookie_header(),
-                    timeout=5)
-                self._take_cookies(headers)
-                if status == 200:
-                    await self._connect()
-                    break
-            except Exception:
-                await self.close_quietly()
-            wait = min(4.0, 2 * wait)
+        kept = self.kept
+        frontend = asyncio.ensure_future(self._frontend_reconnects())
+        bar = asyncio.ensure_future(self._bar_sees_a_new_process(kept))
+        await asyncio.wait({frontend, bar}, return_when=asyncio.FIRST_COMPLETED)
+        if not frontend.done() or frontend.exception() is not None:
+            frontend.cancel()
+            await self.close_quietly()
+            return await self._reload(), "reload"
+        bar.cancel()
         if self.last_kind == "step":
             return await self._rerun("full"), "rerun"
         await asyncio.sleep(RECONNECT_S)
@@ -284,9 +289,50 @@ class Session:
                                        headers=self.cookie_header()))[0] != 200:
             await asyncio.sleep(STUCK_S)
         await self.close_quietly()
+        return await self._reload(), "reload"
+
+    async def _frontend_reconnects(self) -> None:
+        """Streamlit's frontend: its wait, its pings (see :meth:`recover`), the WebSocket."""
+        await asyncio.sleep(random.uniform(0.25, 0.5))
+        pings = 0
+        while True:
+            try:
+                status, headers, _ = await asyncio.to_thread(
+                    http_get, self.url, "/_stcore/health", headers=self.cookie_header(),
+                    timeout=5)
+                self._take_cookies(headers)
+                if status == 200:
+                    await self._connect()
+                    return
+            except Exception:  # refused, reset: the next ping
+                await self.close_quietly()
+            pings += 1
+            wait = 0.1 * 2 ** (pings - 1)
+            await asyncio.sleep(min(4.0, wait) * (1 if pings == 1 else random.uniform(0.7, 1)))
+
+    async def _bar_sees_a_new_process(self, kept: str) -> None:
+        """The round bar's poll: returns once the server answers and ``kept`` is not
+        found there; never without an address to ask for."""
+        if not kept:
+            await asyncio.Event().wait()
+        while True:
+            await asyncio.sleep(POLL_S)
+            try:
+                health = await asyncio.to_thread(http_get, self.url, "/_stcore/health",
+                                                 headers=self.cookie_header(), timeout=5)
+                if health[0] == 200 and (await asyncio.to_thread(
+                        http_get, self.url, kept, headers=self.cookie_header(),
+                        timeout=5, method="HEAD"))[0] == 404:
+                    return
+            except OSError:
+                pass
+
+    async def _reload(self) -> Run:
+        """The page loaded again at its link: a new session."""
         self.session_id, self.page_hash, self.values, self._held = "", "", {}, {}
+        self.kept = ""
         await self.open()
-        return await self.load(), "reload"
+        return await self.load()
 
     async def close_quietly(self) -> None:
         try:
@@ -386,6 +432,9 @@ class Session:
             raise SessionError(f"the page shows an exception: {body.message[:200]}")
         if what == "alert":
             self._alerts.append(body.body)
+        if what == "bidi_component":
+            found = _KEPT.search(body.json)
+            self.kept = found[1] if found else self.kept
         widget_id = getattr(body, "id", "")
         if widget_id.startswith("$$ID-"):
             key = widget_id.rsplit("-", 1)[-1]
@@ -540,6 +589,7 @@ class Back:
     before: str  # the process (X-Upstream, or the server's port) it was on
     after: str = ""
     seconds: float | None = None  # from the kill to the run that showed its view again
+    linked: float | None = None  # from the kill to the WebSocket open that led there
     how: str = ""  # "rerun", "bar" or "reload" (Session.recover)
     equal: bool | None = None  # page, round and settings as before
     error: str = ""
@@ -597,6 +647,7 @@ async def _student(i: int, url: str, clock: dict, think: float, killed: dict,
                 break
             runs.append(run)
             back.seconds = run.at - killed["at"]
+            back.linked = session.connected_at - killed["at"]
             back.after = session.upstream or url
             link = dict(view[1])  # a setting at its default is not in the link
             m = int(link.get("round", 0))
@@ -640,25 +691,35 @@ async def failure(url: str, n: int, kill, *, before: float = 6.0, after: float =
 
 
 def failure_table(backs: list) -> str:
-    lines = [f"{'student':>7} {'process':>16} {'then on':>16} {'back s':>7} "
-             f"{'how':>7} {'view equal':>10}  error"]
+    lines = [f"{'student':>7} {'process':>16} {'then on':>16} {'linked s':>8} "
+             f"{'back s':>7} {'how':>7} {'view equal':>10}  error"]
     for b in backs:
         if not b.affected and not b.error:
-            lines.append(f"{b.student:>7} {b.before:>16} {'(untouched)':>16} {'-':>7} "
-                         f"{'-':>7} {'-':>10}")
+            lines.append(f"{b.student:>7} {b.before:>16} {'(untouched)':>16} {'-':>8} "
+                         f"{'-':>7} {'-':>7} {'-':>10}")
             continue
         seconds = "-" if b.seconds is None else f"{b.seconds:.2f}"
+        linked = "-" if b.linked is None else f"{b.linked:.2f}"
         equal = "-" if b.equal is None else ("yes" if b.equal else "NO")
-        lines.append(f"{b.student:>7} {b.before:>16} {b.after:>16} {seconds:>7} "
+        lines.append(f"{b.student:>7} {b.before:>16} {b.after:>16} {linked:>8} {seconds:>7} "
                      f"{b.how:>7} {equal:>10}  {b.error}")
     hit = [b for b in backs if b.affected]
-    times = [b.seconds for b in hit if b.seconds is not None]
     lines.append(f"{len(hit)} of {len(backs)} students on the process that died; back in "
-                 f"{min(times, default=float('nan')):.2f}-{max(times, default=float('nan')):.2f}"
-                 f" s (median {statistics.median(times) if times else float('nan'):.2f}); "
+                 f"{_spread([b.seconds for b in hit])}, connected again in "
+                 f"{_spread([b.linked for b in hit])}, its first run after that "
+                 f"{_spread([b.seconds - b.linked for b in hit if b.linked is not None])}; "
                  f"views equal {sum(bool(b.equal) for b in hit)} of {len(hit)}; errors "
                  f"{sum(bool(b.error) for b in backs)}")
     return "\n".join(lines)
+
+
+def _spread(values) -> str:
+    """min-max s (median) of the values that are there."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return "- s"
+    return (f"{min(values):.2f}-{max(values):.2f} s (median "
+            f"{statistics.median(values):.2f})")
 
 
 def failover(n: int = 12, *, before: float = 6.0, after: float = 12.0, think: float = 1.0,
@@ -697,35 +758,56 @@ def failover(n: int = 12, *, before: float = 6.0, after: float = 12.0, think: fl
 
 
 def restart(n: int = 30, *, before: float = 4.0, after: float = 12.0, think: float = 1.0,
-            server=None) -> tuple[list, list, float, object]:
+            server=None) -> tuple[list, list, dict, object]:
     """One process (``server``, or one started here) and n students stepping; the process
     is stopped (SIGTERM) and started again on its port, with numba's cache warm. Returns
-    (backs, runs, seconds the new process took to answer its health check, the new
-    process: the caller stops it)."""
+    (backs, runs, timing, the new process: the caller stops it). ``timing``, in seconds:
+    ``at`` (time.monotonic() when the stop began), ``stop`` (the old process stopping), ``start`` (the new one until its health check
+    answers), the new process's CPU ``cpu_healthy`` by then and ``cpu_back`` by the time
+    the last student was back, and ``load`` (the 1-minute load average then)."""
     if server is None:
         tmp = Path(tempfile.mkdtemp(prefix="load-restart-"))
         server = start_server(tmp / "server.log", count_fits=True)
     held = {"server": server}
+    samples = []  # (time.monotonic(), CPU s of the new process)
+    done = threading.Event()
+
+    def sample(pid):
+        while not done.is_set():
+            samples.append((time.monotonic(), tree_cpu(pid)))
+            done.wait(0.1)
+
     try:
         asyncio.run(_warm(server.url))
 
         def stop_and_start():
-            began = time.perf_counter()
+            held["at"] = time.monotonic()
             held["server"].stop()
-            held["stop"] = time.perf_counter() - began
-            began = time.perf_counter()
+            held["stop"] = time.monotonic() - held["at"]
+            began = time.monotonic()
             held["server"] = start_server(server.log, port=server.port, count_fits=True,
                                           keep_log=True)
-            held["start"] = time.perf_counter() - began
+            held["start"] = time.monotonic() - began
+            held["cpu_healthy"] = tree_cpu(held["server"].pid)
+            threading.Thread(target=sample, args=(held["server"].pid,), daemon=True).start()
 
         backs, runs = asyncio.run(failure(server.url, n, stop_and_start, before=before,
                                           after=after, think=think))
     except BaseException:
         held["server"].stop()
         raise
-    print(f"restart: stopped in {held.get('stop', float('nan')):.1f} s, healthy again "
-          f"{held.get('start', float('nan')):.1f} s later", file=sys.stderr)
-    return backs, runs, held.get("start", float("nan")), held["server"]
+    finally:
+        done.set()
+    back = held.get("at", 0.0) + max((b.seconds for b in backs if b.seconds is not None),
+                                     default=0.0)
+    cpu = [c for t, c in samples if t <= back]
+    with open("/proc/loadavg") as f:
+        load = float(f.read().split()[0])
+    timing = dict(at=held.get("at", float("nan")), stop=held.get("stop", float("nan")),
+                  start=held.get("start", float("nan")),
+                  cpu_healthy=held.get("cpu_healthy", float("nan")),
+                  cpu_back=cpu[-1] if cpu else float("nan"), load=load)
+    return backs, runs, timing, held["server"]
 
 
 # The soak: students keep going for the whole run; a window's row once it ends.
@@ -944,16 +1026,19 @@ def _failures(args) -> int:
         print(f"restart: {n} students stepping (one step every {think:g} s on average) on "
               "one process; the process stopped (SIGTERM) and started again on its port, "
               "numba's cache warm")
-        backs, _, start, server = restart(n, think=think)
+        backs, _, timing, server = restart(n, think=think)
         server.stop()
         print(failure_table(backs))
-        print(f"the new process answered its health check {start:.1f} s after the old one "
-              "was stopped")
-    print("back s: from the kill to the run that shows the student's view again; how: "
-          "rerun = Streamlit's frontend\nreran (its last run was a fragment's), bar = the "
-          "round bar's round after the reconnect,\nreload = the bar's watchdog loaded the "
-          "page again at its link (a new session); view equal: page, round\nand settings "
-          "as the link had them, shown by the page.")
+        print(f"the old process stopped in {timing['stop']:.1f} s; the new one answered its "
+              f"health check {timing['start']:.1f} s later, having used {timing['cpu_healthy']:.1f}"
+              f" s of CPU, and {timing['cpu_back']:.1f} s by the time the last student was "
+              f"back; load average {timing['load']:.1f} then ({os.cpu_count()} cores)")
+    print("linked s: from the kill to the WebSocket that brought the view back; back s: "
+          "to the run that shows it;\nhow: rerun = Streamlit's frontend reconnected and "
+          "reran (its last run was a fragment's), bar = the\nround bar's round after the "
+          "frontend reconnected, reload = the bar loaded the page again at its link (a new\n"
+          "session: its poll found a new process, or its watchdog the session gone); view "
+          "equal: page, round\nand settings as the link had them, shown by the page.")
     bad = [b for b in backs if b.error or (b.affected and not b.equal)]
     return 1 if bad else 0
 

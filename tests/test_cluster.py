@@ -23,7 +23,7 @@ import pytest
 from benchmarks import load
 from conftest import run_async
 from deploy.run_cluster import start_cluster
-from explorer import dataset
+from explorer import dataset, drawn
 from explorer.process import CACHE_REPORT_ENV
 
 pytestmark = pytest.mark.cluster
@@ -144,6 +144,26 @@ def test_an_upload_link_without_its_file_says_so_and_shows_no_toy_set(upload_lin
 def test_an_upload_link_without_its_file_says_the_server_lost_it(upload_link):
     # the alert as its markdown source: every punctuation mark escaped (md_escape)
     assert dataset.LOST_FILE in [alert.replace("\\", "") for alert in upload_link.alerts]
+
+
+def test_drawn_points_beyond_a_links_limit_are_said_lost_through_the_proxy(cluster):
+    """A link with more drawn points than it holds, opened where they are not in memory
+    (another process, or one started again): the page fits the link's points and says
+    how many could not come back, with no failure."""
+    pts = "~".join(f"{k % 2}_{k / 100:g}_{(k % 7) / 3:.2f}" for k in range(drawn.LINK_POINTS))
+    link = f"data=draw&pts={pts}~more_9"
+
+    async def scenario():
+        session = load.Session(cluster.url, query=link)
+        await session.open()
+        try:
+            return await session.load()
+        finally:
+            await session.close()
+
+    run = run_async(scenario())  # the harness raises on an exception element
+    assert run.rounds == 100 and "drawn points" in run.caption
+    assert drawn.lost_message(pts + "~more_9") in run.alerts, run.alerts
 
 
 RUNS = """(() => {  // counts the app's runs (a reload starts again from 0)

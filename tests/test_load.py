@@ -5,6 +5,7 @@ Sessions speak Streamlit's WebSocket protocol, as the browser's frontend does.""
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from benchmarks import load
 from conftest import run_async
 from explorer.process import start_server
+from test_cluster import RUNS, _settled, _view
 
 pytestmark = pytest.mark.cluster
 
@@ -72,20 +74,62 @@ def test_sessions_on_the_same_setting_share_one_fit(load_server):
     assert load_server.fits() - before == 1
 
 
-def test_a_restart_brings_thirty_students_back_to_their_views(servers):
+def test_a_restart_brings_thirty_students_and_a_browser_back_to_their_views(
+        servers, private_browser):
     """Issue 48: the one process stopped and started again on its port (numba's cache
     warm) while 30 students step: each is back at its page, round and settings, with no
-    error. The issue's target is 10 s; measured here 13-16 s (the new process answers its
-    health check 5-6 s after the stop, the frontend's pings are up to 4 s apart, then 30
-    first runs on a fresh process): bounded at 30 s until that is cut."""
-    # on a thread of its own: the harness runs its own event loop, which asyncio refuses
-    # beside a test process's Playwright browser (as conftest.run_async)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        backs, runs, start, new = pool.submit(load.restart, 30, before=2.0, after=4.0,
-                                              server=servers[-1]).result()
-    servers.append(new)
+    error. The issue's target is 10 s; bounded here at 30 s, since the figure depends on
+    the machine's load (benchmarks/README.md).
+
+    A real browser on the same process, with the frontend's own reconnect held back (its
+    host-config ping fails until the page is loaded again): only the round bar's poll
+    (stepper.js awaitServer) can bring it back, and does, at its link, with no error
+    box."""
+    context = private_browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.add_init_script(RUNS)
+        page.goto(servers[-1].url + "/?round=12&lr=0.2")
+        _settled(page)
+        page.evaluate("window.__old = 1")
+        was, url = _view(page), page.url
+        assert "round=12" in url
+        held = {"on": True}
+        page.route("**/_stcore/host-config",
+                   lambda route: route.abort() if held["on"] else route.continue_())
+        page.on("framenavigated", lambda frame: frame == page.main_frame and held.update(
+            on=False, reloaded=held.get("reloaded", time.monotonic())))
+        # on a thread of its own: the harness runs its own event loop, which asyncio
+        # refuses beside a test process's Playwright browser (as conftest.run_async)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            future = pool.submit(load.restart, 30, before=2.0, after=4.0,
+                                 server=servers[-1])
+            back, deadline = None, None
+            while back is None and (deadline is None or time.monotonic() < deadline):
+                view = _view(page)
+                if (view is not None and not view["old"] and view["script"] == "notRunning"
+                        and view["link"] == "CONNECTED" and view["bar"] == was["bar"]
+                        and view["charts"] >= was["charts"]):
+                    back = (time.monotonic(), view)
+                if deadline is None and future.done():
+                    deadline = time.monotonic() + 30
+                page.wait_for_timeout(100)
+            backs, runs, timing, new = future.result()
+        servers.append(new)
+    finally:
+        context.close()
+    assert back is not None, "the browser did not come back"
+    at, view = back
+    assert view["url"] == url and view["errors"] == 0, view
+    assert "ν = 0.2, depth ≤ 3" in view["captions"], view["captions"]
+    # the bar's poll (every 0.5 s) loaded the page again soon after the new process
+    # answered, whatever the frontend's pings would have waited
+    healthy = timing["at"] + timing["stop"] + timing["start"]
+    assert held["reloaded"] - healthy < 5, (held["reloaded"] - healthy, timing)
+    worst = max(b.seconds or float("inf") for b in backs)
+    assert at - timing["at"] < 30, (at - timing["at"], worst, timing)
     assert [b.error for b in backs if b.error] == [], load.failure_table(backs)
     assert all(b.affected for b in backs)
     assert [b.student for b in backs if not b.equal] == []
-    worst = max(b.seconds for b in backs)
-    assert worst < 30, load.failure_table(backs)
+    assert worst < 30, (load.failure_table(backs), timing)

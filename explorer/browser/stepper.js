@@ -15,6 +15,7 @@ const PLAY_MS = 100;  // ten rounds a second
 const HOLD_MS = 5000;  // a page link waits at most this long for the page's run
 const STUCK_MS = 1000;  // a round sent and not run within this (no run going): session gone
 const RECONNECT_MS = 500;  // after a reconnect, the frontend's own run, if any, starts within
+const POLL_MS = 500;  // while the frontend is disconnected, the bar asks the server this often
 
 // Served from the app's static folder with record.js and bindings.js (assets.py); the
 // component's own script only loads this module, so that a rerun does not send it again.
@@ -395,6 +396,31 @@ function watchdog(s) {
   setTimeout(check, STUCK_MS);
 }
 
+// While the frontend is disconnected, its pings to the server back off to 4 s apart
+// (Streamlit 1.67: 100 ms doubling, x 0.7-1), so a process started again can answer for
+// seconds before the frontend asks (the restart in deploy/README.md). The bar asks every
+// POLL_MS as well. Once the server answers and an address this page fetched from it (a
+// chart's figure or tables, kept in the process's memory: app/blobs.py) is not found
+// there, the process is a new one and the session is gone: the page is loaded again at
+// its link at once. A server that still has it (a network blip: the same process, with
+// the session and its upload) is left to the frontend's own reconnect.
+function awaitServer(app) {
+  const kept = [...document.querySelectorAll(".explorer-chart")]
+    .map((gd) => gd.__sent?.[1] || gd.__step?.src).find(Boolean);
+  if (!kept) return;  // nothing to tell a new process by: the frontend and the watchdog
+  const poll = async () => {
+    if (app.dataset.testConnectionState === "CONNECTED") return;
+    let gone = false;
+    try {
+      if ((await fetch("_stcore/health", { cache: "no-store" })).ok)
+        gone = (await fetch(kept, { method: "HEAD", cache: "no-store" })).status === 404;
+    } catch { /* not yet: the next poll */ }
+    if (gone && app.dataset.testConnectionState !== "CONNECTED") location.reload();
+    else setTimeout(poll, POLL_MS);
+  };
+  setTimeout(poll, POLL_MS);
+}
+
 // Each reconnect (the app's connection state back to CONNECTED): the bar's round is sent
 // unless a run has redrawn the bar meanwhile (the frontend reran the page itself).
 let barOnScreen;
@@ -408,6 +434,7 @@ function onReconnect(s) {
     const was = state;
     state = app.dataset.testConnectionState;
     const bar = barOnScreen;
+    if (was === "CONNECTED" && state !== "CONNECTED") awaitServer(app);
     if (state !== "CONNECTED" || was === "CONNECTED" || !bar) return;
     const renders = bar.renders;
     setTimeout(() => {
