@@ -1,13 +1,63 @@
-"""Slides page: a storyboard of chosen rounds (PNG, SVG) and the fit as an HTML animation."""
+"""Slides page: any view at any round as one slide (PNG, SVG; 16:9 or 4:3), a storyboard
+of chosen rounds (PNG, SVG) and the fit as an HTML animation. The files are the command
+line's (``python -m explorer export --view ... --aspect ...``): both call
+explorer.export."""
 
 import streamlit as st
 
 from explorer import app, export
 from explorer.figures.pages import PAGES
 
-ctx = app.page("Slides: a storyboard of rounds and an animation of the fit")
+ctx = app.page("Slides: any view at any round, a storyboard of rounds, an animation")
 
 VIEW_LABELS = {"model": "Model", "residuals": "Residuals", "tree": "Tree regions"}
+# every view one slide can show, named as the command line's --help names it
+SLIDE_LABELS = {**{view: label for view, (_, label) in export.VIEWS.items()},
+                **{view: label for view, (label, _) in export.CHARTS.items()}}
+
+
+def dataset_name(ctx, s) -> str:
+    """The data as a file name says it: its own size (iris: 150, whatever n says)."""
+    points = len(ctx.train.y) + (len(ctx.valid.y) if ctx.valid is not None else 0)
+    return ("upload-" + ctx.train.name if s.is_upload else "drawn" if s.is_drawn
+            else f"{s.data}{points}")
+
+
+def one_slide(ctx, s, names: dict, label: str, no_browser: bool) -> None:
+    """Any view at any round as one slide, PNG or SVG, 16:9 or 4:3: the command line's
+    ``export --view V --aspect A`` (explorer.export.view_figure), previewed."""
+    tr = ctx.trace
+    st.markdown("##### One view as a slide")
+    view_col, round_col, aspect_col = st.columns([3, 1, 1], vertical_alignment="bottom")
+    view = view_col.selectbox("View", export.ALL_VIEWS, format_func=SLIDE_LABELS.get,
+                              key="slide_view", persist_state="session")
+    m = int(round_col.number_input("Round", 0, tr.n_rounds, min(s.round, tr.n_rounds),
+                                   key="slide_round"))
+    aspect = aspect_col.radio("Aspect", tuple(export.ASPECTS), horizontal=True,
+                              key="slide_aspect", persist_state="session")
+    options = dict(aspect=aspect, data_label=label, sample=s.sample, **names)
+
+    def made():  # for the files, made only when a download is clicked
+        return export.view_figure(tr, view, m, ctx.grid, **options)
+
+    def name(ext):
+        return export.export_name(dataset_name(ctx, s), tr.params, view, m, ext)
+    png, svg = st.columns(2)
+    png.download_button(
+        "Slide PNG", data=lambda: export.to_image(made(), "png"), file_name=name("png"),
+        mime="image/png", key="slide_png", on_click="ignore", disabled=no_browser,
+        icon=":material/image:", width="stretch",
+        help=f"{export.MIN_WIDTH} px wide; made when you click (a second or two).")
+    svg.download_button(
+        "Slide SVG", data=lambda: export.to_image(made(), "svg"), file_name=name("svg"),
+        mime="image/svg+xml", key="slide_svg", on_click="ignore", disabled=no_browser,
+        icon=":material/polyline:", width="stretch",
+        help="Vector image: sharp at any size, editable in Inkscape or Illustrator.")
+    app.chart(app.figure(export.view_figure, tr, view, m, ctx.grid, **options), s,
+              f"{view}-slide", key="chart_slide")
+    st.caption("Compare's sides and the Sweep page's grid, curves and heat map: "
+               "`python -m explorer export --sweep OPTION=V,V` writes the sweep's; each "
+               "chart's toolbar camera saves any chart as it is.")
 
 
 def body(ctx):
@@ -54,12 +104,8 @@ def body(ctx):
     def board():  # for the files, made only when a download is clicked
         return export.storyboard(*args, **options)
 
-    points = len(ctx.train.y) + (len(ctx.valid.y) if ctx.valid is not None else 0)
-    dataset = ("upload-" + ctx.train.name if s.is_upload else "drawn" if s.is_drawn
-               else f"{s.data}{points}")  # the data's own size (iris: 150, whatever n says)
-
     def name(kind, which, ext):
-        return export.export_name(dataset, tr.params, kind, which, ext)
+        return export.export_name(dataset_name(ctx, s), tr.params, kind, which, ext)
 
     no_browser = export.find_browser() is None
     if no_browser:
@@ -92,6 +138,7 @@ def body(ctx):
                "--help`.")
     app.chart(app.figure(export.storyboard, *args, **options), s,
                   f"{view}-storyboard")
+    one_slide(ctx, s, names, label, no_browser)
     st.markdown("##### A lesson that steps offline")
     page = st.selectbox("Page of the lesson file", PAGES, format_func=str.capitalize,
                         key="slides_lesson_page", persist_state="session",

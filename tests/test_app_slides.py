@@ -67,10 +67,11 @@ def test_slides_page_downloads_return_the_files(slides_app, deferred):
     at = slides_app
     assert_clean(at)
     buttons = {b.label: b for b in at.get("download_button")}
-    assert list(buttons) == ["Storyboard PNG", "Storyboard SVG", "Animation HTML"]
-    (chart,) = at.get("plotly_chart")
+    assert list(buttons) == ["Storyboard PNG", "Storyboard SVG", "Animation HTML",
+                             "Slide PNG", "Slide SVG"]
+    chart = at.get("plotly_chart")[0]
     assert '"round 0"' in chart.proto.spec and '"round 20"' in chart.proto.spec
-    for label in buttons:
+    for label in ("Storyboard PNG", "Storyboard SVG", "Animation HTML"):
         at.download_button(key={"Storyboard PNG": "slides_png", "Storyboard SVG": "slides_svg",
                                 "Animation HTML": "slides_html"}[label]).click().run()
         assert_clean(at)
@@ -97,6 +98,42 @@ def test_slides_page_follows_the_view_and_rounds(slides_app, deferred):
     at.text_input(key="slides_rounds").set_value("1, two").run()
     assert not at.exception
     assert at.error and "two" in at.error[0].value
+
+
+@pytest.mark.browser  # kaleido renders with Chromium
+def test_slides_page_makes_any_view_a_slide_at_any_round_and_aspect(slides_app, deferred):
+    """Every view of the command line's --view is listed; the slide is the command line's
+    (export.view_figure, the same arguments), PNG at least 1920 px wide in the aspect
+    chosen, SVG, and no interface hint in its title."""
+    import re
+
+    import plotly.io as pio
+
+    from explorer import export
+    at = slides_app
+    choice = at.selectbox(key="slide_view")
+    assert list(choice.options) == [label for label in (
+        [export.VIEWS[v][1] for v in export.VIEWS] + [export.CHARTS[v][0] for v in export.CHARTS])]
+    assert len(choice.options) == len(export.ALL_VIEWS)
+    for view, m, aspect in (("curves", 7, "16:9"), ("leaf", 3, "4:3"), ("diagram", 2, "16:9")):
+        choice.set_value(view).run()
+        at.number_input(key="slide_round").set_value(m).run()
+        at.radio(key="slide_aspect").set_value(aspect).run()
+        assert_clean(at)
+        buttons = {b.label: b for b in at.get("download_button")}
+        png = deferred(buttons["Slide PNG"])
+        width, height = png_size(png)
+        w, h = export.ASPECTS[aspect]
+        assert width >= 1920 and abs(width / height - w / h) < 0.01, (view, width, height)
+        svg = deferred(buttons["Slide SVG"])
+        svg_root(svg)
+        text = " ".join(re.sub(r"<[^>]+>", " ", t) for t in re.findall(
+            rb"<text[^>]*>(.*?)</text>", svg, flags=re.S) for t in [t.decode("utf-8")])
+        assert f"round {m}" in text, (view, text[:300])
+        assert not re.search(r"click|hover|tap a", text, flags=re.I), (view, text[:300])
+        # the page's preview is the slide itself: its size is the aspect's
+        preview = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]
+        assert (preview["width"], preview["height"]) == (w, h), (view, aspect)
 
 
 def test_slides_page_without_a_browser_says_so(slides_app, deferred, monkeypatch, tmp_path):
