@@ -1,7 +1,7 @@
 // The text of drawn plotly charts: pairs of texts that overlap, and texts that run past
 // their chart's edge. Loaded into a page by the tests (tests/chart_text.py); one call:
 //
-//   chartTextProblems(tolerance)  ->  [{chart, width, height, texts, overlaps, cut}]
+//   chartTextProblems(tolerance, least)  ->  [{chart, width, height, texts, overlaps, cut, small}]
 //
 // A chart is a plotly graph in the page (div.js-plotly-plot) or, on a page that is
 // just an exported SVG file, that <svg>. Every visible, non-empty <text> of the chart
@@ -10,7 +10,7 @@
 // their boxes share more than `tolerance` pixels in both directions; a colour bar's
 // title overlaps its tick labels when it shares that much with the box around them all;
 // a text is cut off when its box reaches more than `tolerance` pixels past the chart's
-// box.
+// box; with `least` (px), a text whose font is smaller is too small to read (a phone's).
 
 (function () {
   const KINDS = [
@@ -58,6 +58,7 @@
       const r = el.getBoundingClientRect();
       if (r.width < 0.5 || r.height < 0.5) continue;
       found.push({ kind: kind(el, root), text: content.slice(0, 70),
+                   size: parseFloat(getComputedStyle(el).fontSize),
                    bar: el.closest(".colorbar"),
                    box: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } });
     }
@@ -73,7 +74,7 @@
     return t.kind + " '" + t.text + "'";
   }
 
-  function check(root, frame, tolerance) {
+  function check(root, frame, tolerance, least) {
     const all = texts(root);
     const overlaps = [];
     for (let i = 0; i < all.length; i++) {
@@ -108,7 +109,9 @@
                             frame.top - t.box.top, t.box.bottom - frame.bottom);
       if (past > tolerance) cut.push([describe(t), Math.round(past * 10) / 10]);
     }
-    return { texts: all.length, overlaps, cut, broken: brokenSymbols(root) };
+    const small = least ? all.filter((t) => t.size < least).map((t) => [describe(t), t.size])
+      : [];
+    return { texts: all.length, overlaps, cut, small, broken: brokenSymbols(root) };
   }
 
   // Texts whose markup breaks a line inside a sub- or superscript: F<sub>2,<br>0</sub>.
@@ -162,7 +165,7 @@
 
   window.chartTextBrokenSymbols = brokenSymbols;
 
-  window.chartTextProblems = function (tolerance = 1.5) {
+  window.chartTextProblems = function (tolerance = 1.5, least = 0) {
     // not the charts out of sight (stepper.js measures labels in one while the page rests)
     const graphs = [...document.querySelectorAll(".js-plotly-plot")]
       .filter((gd) => !gd.closest("[aria-hidden=true]"));
@@ -173,7 +176,7 @@
       const title = root.querySelector(".gtitle");
       return Object.assign({ chart: name(root, index), title: title ? title.textContent : "",
                              width: Math.round(frame.width), height: Math.round(frame.height) },
-                           check(root, frame, tolerance));
+                           check(root, frame, tolerance, least));
     });
   };
 })();

@@ -27,11 +27,12 @@ WIDTHS = (1600, 1280)
 MODES = ("", "present=1")
 
 
-def problems(page, tolerance: float = 1.5) -> list[dict]:
-    """Every chart of the page with its overlapping and cut-off texts."""
+def problems(page, tolerance: float = 1.5, least: float = 0) -> list[dict]:
+    """Every chart of the page with its overlapping and cut-off texts, and with ``least``
+    (px) its texts in a smaller font."""
     if not page.evaluate("typeof window.chartTextProblems === 'function'"):
         page.add_script_tag(path=str(SCRIPT))
-    return page.evaluate(f"chartTextProblems({tolerance})")
+    return page.evaluate(f"chartTextProblems({tolerance}, {least})")
 
 
 def settle(page, charts: int) -> None:
@@ -40,6 +41,11 @@ def settle(page, charts: int) -> None:
     if charts:
         page.wait_for_function(f"{DRAWN} >= {charts}")
     page.wait_for_selector(READY, state="attached")
+    still(page)
+
+
+def still(page) -> None:
+    """Wait until every graph of the page keeps its width and title for three looks."""
     last, same = None, 0
     for _ in range(60):  # the component draws after the script has finished
         now = page.evaluate("[...document.querySelectorAll('.js-plotly-plot')].map("
@@ -172,6 +178,9 @@ def summary(found: list[dict]) -> list[str]:
             lines.append(f"{chart['chart']} ({chart['width']} px): {a} overlaps {b} by {depth} px")
         for a, past in chart["cut"]:
             lines.append(f"{chart['chart']} ({chart['width']} px): {a} is cut off by {past} px")
+        for text, size in chart.get("small", []):
+            lines.append(f"{chart['chart']} ({chart['width']} px): {text} is {size} px, too "
+                         "small to read")
         for text in chart.get("broken", []):
             lines.append(f"{chart['chart']} ({chart['width']} px): a line break inside a "
                          f"sub- or superscript: {text!r}")

@@ -54,3 +54,27 @@ def test_crowded_data_labels_are_left_to_the_hover():
     assert [rule.is_label(n) for n in notes] == [True, True, True, False]
     # the second label would sit on the first; the third has room; others are not touched
     assert [n.get("opacity") for n in notes] == [1.0, 0.0, 1.0, None]
+
+
+def test_a_legend_entry_longer_than_a_phone_is_wide_wraps_beside_its_swatch():
+    """Issue 46: the leaf loss's one legend entry ran 18 px past a phone's chart in
+    presenter mode; an entry wraps to the chart's width, and the bottom margin holds its
+    lines."""
+    name = "the value the fit uses, γ = -0.565054, one Newton step from zero"
+    def spec():
+        return dict(data=[dict(type="scatter", x=[0, 1], y=[0, 1], name=name,
+                               showlegend=True)],
+                    layout=dict(xaxis=dict(title=dict(text="γ")), margin=dict(l=10, r=10)))
+    one = rule.arrange(spec())
+    wrapped = one["data"][0]["name"]
+    lines = wrapped.split("<br>")
+    assert len(lines) > 1 and " ".join(lines) == name
+    room = rule.CHART_MIN_WIDTH - 10 - 20 - 40  # the chart, its sides, the swatch
+    assert all(rule.text_width(line, 15) <= room for line in lines)
+    short = spec()
+    short["data"][0]["name"] = "γ"
+    assert one["layout"]["margin"]["b"] >= rule.arrange(short)["layout"]["margin"]["b"] \
+        + (len(lines) - 1) * 15 * rule.LINE_EM
+    # a figure of its own width keeps an entry that fits it on one line
+    assert rule.arrange(spec(), width=1400)["data"][0]["name"] == name
+    assert rule.arrange(one)["data"][0]["name"] == wrapped  # idempotent

@@ -19,8 +19,8 @@ their text:
 
 Sizes are estimated from the number of characters (CHAR_EM of the font size each,
 a little more than Chromium's sans-serif needs), at the figure's width when it has one
-(a file) or at the narrowest width the app draws a chart (CHART_MIN_WIDTH, times the
-type's scale in presenter mode, which hides the sidebar).
+(a file) or at the narrowest width the app draws a chart (CHART_MIN_WIDTH: a phone's
+column; in presenter mode, a projector's: PRESENTER_MIN_WIDTH times the type's scale).
 """
 
 from __future__ import annotations
@@ -30,7 +30,14 @@ import re
 
 from .theme import FONT
 
-CHART_MIN_WIDTH = 370  # px: a half-width column beside the sidebar in a 1280 px window
+# px: a phone's column (356 px in a 390 px window, Streamlit's columns stacked; 342 px in
+# the lesson file's), narrower than a half-width column beside the sidebar in a 1280 px
+# window (370 px); a wider chart only has room to spare
+CHART_MIN_WIDTH = 340
+# px: presenter mode's narrowest chart per unit of its type's scale: a half-width column
+# beside the sidebar in a 1280 px window. Presenter mode is laid out for a projector, not
+# a phone (its larger titles would take more lines, and its plots less height)
+PRESENTER_MIN_WIDTH = 370
 CHAR_EM = 0.47  # a character's advance, in ems of its font (measured: about 0.42)
 LINE_EM = 1.3  # a line's height, in ems
 _RULE = "layout_rule"  # the figure's own margins and height, kept in layout.meta
@@ -75,6 +82,11 @@ def wrap(text: str, size: float, room: float) -> str:
     return "<br>".join(lines + [line]).replace(_KEEP, " ")
 
 
+def _widest(text, size: float) -> float:
+    """The width of the widest line of ``text`` (px)."""
+    return max(text_width(line, size) for line in _BREAK.split(text or ""))
+
+
 def _lines(text) -> int:
     return len(_BREAK.findall(text or "")) + 1 if text else 0
 
@@ -105,8 +117,8 @@ def _title_text(node) -> str:
     return title or ""
 
 
-def _legend_entries(data: list) -> list[str]:
-    return [t.get("name") or "" for t in data
+def _legend_traces(data: list) -> list[dict]:
+    return [t for t in data
             if t.get("showlegend") is not False and t.get("visible", True) is not False
             and t.get("type", "scatter") in ("scatter", "scattergl", "bar")]
 
@@ -140,8 +152,10 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
     own = meta.get(_RULE) or dict(t=margin.get("t", 56), b=margin.get("b", 10),
                                   height=layout.get("height") or 450, plot=None, scale=1.0)
     k = float(scale if scale is not None else own["scale"])
-    # presenter mode hides the sidebar: its narrowest chart is about k times as wide
-    W = float(width or layout.get("width") or CHART_MIN_WIDTH * k)
+    # presenter mode hides the sidebar: its narrowest chart, on a laptop, is about k times
+    # as wide as a half-width column beside the sidebar (not a phone's: see the docstring)
+    W = float(width or layout.get("width") or (CHART_MIN_WIDTH if k == 1.0
+                                               else PRESENTER_MIN_WIDTH * k))
     fs = _font(layout, FONT["size"])
     side = 10 * k + (margin.get("l", 10) + margin.get("r", 10))
 
@@ -198,12 +212,18 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
         stack.append((bar, _font(bar.get("title"), fs) * LINE_EM + bar.get("thickness", 30)
                       + 8 * k + bar_fs * LINE_EM))
     legend = layout.setdefault("legend", {})
-    entries = _legend_entries(data)
-    shown = len(entries) > 1 or any(t.get("showlegend") is True for t in data)
+    entries = _legend_traces(data)
+    shown = len(entries) > 1 or any(trace.get("showlegend") is True for trace in data)
     if layout.get("showlegend", shown) and entries:
         lfs = _font(legend, fs)
-        widths = [40 * k + text_width(name, lfs) for name in entries]
-        stack.append((legend, _rows(widths, W - side) * lfs * LINE_EM * 1.15 + 10 * k))
+        # an entry longer than the chart is wide (a phone's) wraps, its swatch beside it
+        room = W - side - 40 * k
+        for entry in entries:
+            if _widest(entry.get("name"), lfs) > room:
+                entry["name"] = wrap(entry["name"], lfs, room)
+        widths = [40 * k + _widest(entry.get("name"), lfs) for entry in entries]
+        lines = max(_lines(entry.get("name")) or 1 for entry in entries)
+        stack.append((legend, _rows(widths, W - side) * lines * lfs * LINE_EM * 1.15 + 10 * k))
     controls = [c for key in ("updatemenus", "sliders") for c in layout.get(key) or []]
     if controls:
         stack.append((controls, 90 * k))
