@@ -24,6 +24,22 @@ function loadPlotly(url) {
   return window.__explorerPlotly;
 }
 
+// The toolbar's camera, giving the chart as a file gets it: the title the server wrote for
+// files (layout.meta[key], explorer/figures/hints.py: no "click a point", no hover
+// prompt) instead of the screen's, at the round on screen (the meta is bound per round).
+function cleanCamera(Plotly, key) {
+  return {
+    name: "explorerImage", title: "Download plot", icon: Plotly.Icons.camera,
+    click: (gd) => {
+      const layout = { ...gd.layout };
+      const clean = (layout.meta || {})[key];
+      if (typeof clean === "string") layout.title = { ...(layout.title || {}), text: clean };
+      return Plotly.downloadImage({ data: gd.data, layout, config: gd._context },
+                                  gd._context.toImageButtonOptions);
+    },
+  };
+}
+
 function fetched(url) {
   return fetch(url).then((response) => {
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
@@ -63,6 +79,8 @@ export default function (component) {
   // TOUCH: no mode bar, a one-finger drag that scrolls the page); elsewhere nothing
   const touch = config.touch || {};
   delete config.touch;
+  const imageTitle = config.imageTitle;
+  delete config.imageTitle;
   const touching = window.matchMedia("(hover: none) and (pointer: coarse)").matches;
   if (touching) Object.assign(config, touch.config);
   // plotly.js rebuilds the whole graph (WebGL contexts too) when the config changes:
@@ -101,6 +119,11 @@ export default function (component) {
     filename = found && found.filename;
     const fig = found ? found.figure : { data: figure.data, layout: gd.__base };
     if (!found) gd.__drawn = { data: fig.data, layout: structuredClone(figure.layout) };
+    if (imageTitle && !gd.__config.modeBarButtonsToAdd) {  // once: the config stays
+      gd.__config.modeBarButtonsToRemove = [
+        ...(gd.__config.modeBarButtonsToRemove || []), "toImage"];
+      gd.__config.modeBarButtonsToAdd = [cleanCamera(Plotly, imageTitle)];
+    }
     return Plotly.react(gd, fig.data, fig.layout, gd.__config);
   });
   // in the chart's queue of draws (stepper.js's steps join it): a step asked for while

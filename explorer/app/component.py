@@ -18,6 +18,7 @@ import streamlit as st
 
 from .. import browser
 from ..figures import bindings, pages
+from ..figures.hints import EXPORT_TITLE
 from ..figures.theme import TOUCH
 from ..numbers.record import encode
 from ..state import State
@@ -194,7 +195,10 @@ def chart_config(state: State, view: str, *, fmt: str = "png",
     a fixed size (``size``, else a width for the view and the figure's height) and
     scaled to :data:`IMAGE_WIDTH` pixels, as PNG or SVG, named after the data, the
     parameters, the view and the round. ``touch`` holds what a touch screen changes
-    (:data:`TOUCH`: config and layout), for component.js; it is no plotly config."""
+    (:data:`TOUCH`: config and layout), and ``imageTitle`` the layout.meta key of the
+    figure's title without interface hints (:data:`.hints.EXPORT_TITLE`), which the
+    camera's image takes instead of the screen's: both for component.js, no plotly
+    config."""
     width, height = size
     width = int(width or (1440 if view in _WIDE_VIEWS else 960))
     height = int(height or 560)
@@ -207,6 +211,7 @@ def chart_config(state: State, view: str, *, fmt: str = "png",
                                  "scale": IMAGE_WIDTH / width,
                                  "filename": f"boosting_{view}_{state.slug()}"},
         "touch": TOUCH,
+        "imageTitle": EXPORT_TITLE,
     }
 
 
@@ -233,7 +238,8 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
     component = chart_component() if url else None
     if component is None:  # Streamlit's own chart (rebuilt whenever the figure changes)
         fig = json.loads(drawn.json)
-        config = {k: v for k, v in config.items() if k != "touch"}  # component.js's alone
+        config = {k: v for k, v in config.items()
+                  if k not in ("touch", "imageTitle")}  # component.js's alone
         kwargs = dict(config=config, theme=None, width="stretch", key=key)
         if on_select is not None:
             def picked():

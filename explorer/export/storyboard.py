@@ -22,6 +22,7 @@ import plotly.io as pio
 
 from .. import figures
 from ..figures import panels, theme
+from ..figures.hints import clean_title
 from ..figures.panels import Panel
 from ..numbers.grid import Grid, make_grid
 from ..settings import Settings
@@ -97,35 +98,6 @@ ALL_VIEWS = tuple(VIEWS) + tuple(CHARTS)  # every view one slide can show
 
 # a slide's layout size: 16:9 (the default) or 4:3, scaled to the image's width
 ASPECTS = {"16:9": (1600, 900), "4:3": (1200, 900)}
-
-
-# Interface hints that a chart's title carries on screen and a slide leaves out: what a
-# click or a hover does (a slide's subtitle names its round). (pattern, replacement),
-# applied in order to the title as one line.
-HINTS = tuple((re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
-    (r"\s*\((?:[^()]*;\s*)?(?:click|tap)[^()]*\)", ""),  # "(round 40 marked; click a …)"
-    (r"^\s*click a point to follow it\s*", ""),  # the Sample page's map
-    (r"\s*\([^()]*:\s*hover\)", ""),  # "(4 too small: hover)", "(Σr, Σh, improvement: hover)"
-    (r",\s*hover\)", ")"),  # "(†: none reached, hover)"
-    (r"\s*\(hover\)", ""),  # "†: no minimiser reached (hover)"
-    (r"per node its split in its hover, and ", ""),
-    (r"\s*\(?\b(?:click|hover|tap)\b[^()]*\)?", ""),  # any other, to the end of its clause
-))
-
-
-def clean_title(text: str, label: str = "") -> str:
-    """A chart's title without its interface hints, for a slide and the chart toolbar's
-    image: "Loss and accuracy by round (round 40 marked; click a point to go there)"
-    becomes "Loss and accuracy by round". The layout's line breaks are dropped (the
-    slide's layout wraps the title again). ``label`` names the view where the title says
-    nothing else (the Sample page's map: "Click a point to follow it (round 3)")."""
-    line = re.sub(r"\s*<br\s*/?>\s*", " ", str(text or "")).strip()
-    for pattern, replacement in HINTS:
-        line = pattern.sub(replacement, line)
-    line = line.strip(" ;,")
-    if label and (not line or line.startswith("(")):
-        line = f"{label} {line}".strip()
-    return line
 
 
 def slide_subtitle(data_label: str | None, params, m: int) -> str:

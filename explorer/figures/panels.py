@@ -23,6 +23,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..numbers.grid import boundary_lines
+from . import hints
 from .layout import PLOT_PX, arrange
 from .theme import FONT, INK, MUTED, TEMPLATE
 
@@ -76,7 +77,9 @@ def plain():
 
 def finished(spec: dict):
     """A spec already laid out, as a validated go.Figure (the plain dict inside
-    :func:`plain`)."""
+    :func:`plain`), carrying its title without interface hints for the toolbar's image
+    (:func:`.hints.mark`)."""
+    hints.mark(spec)
     return spec if getattr(_PLAIN, "on", False) else go.Figure(spec)
 
 
