@@ -25,7 +25,7 @@ from ..state import State
 from . import blobs, store
 from .assets import chart_component, module_component, modules_url, plotly_url
 from .controls import IMAGE_WIDTH
-from .figure_cache import Drawn, FigureCache, build_step
+from .figure_cache import Drawn, FigureCache, Unnamed, build_step
 
 
 @st.cache_resource(show_spinner=False)
@@ -60,8 +60,11 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     if modules_url() is None:
         return figure(draw, *before, state.round, *after, **kwargs), None
     args, present = (fit.trace, fit.grid, before, after), store.peek().present
-    step = _steps().cached(draw, args, kwargs, present)
-    if step is None and not st.session_state.get(_REBOUND):
+    try:
+        step = _steps().cached(draw, args, kwargs, present)
+    except Unnamed:  # no cache can hold it: bound now, as every run must
+        step = _steps().draw(draw, args, kwargs, present)
+    if step is None and not store.repeating():
         # a new fit: its figure at the State's round now, its bindings once the page is
         # drawn (bind_later); the chart steps through the server until then
         st.session_state.setdefault(_LATER, []).append((draw, args, kwargs, present))
@@ -102,9 +105,8 @@ def following(fit, state: State, view: str, draw, *after, before=None,
 
 
 # The charts of this run drawn before their bindings were made, as (draw, args, kwargs,
-# present) for _steps(); and the flag of the run that bind_later asked for
+# present) for _steps()
 _LATER = "_bind_later"
-_REBOUND = "_rebound"
 
 
 def bind_later() -> None:
@@ -114,17 +116,16 @@ def bind_later() -> None:
     ms: so a new setting's charts are on screen at once, and step in the browser a moment
     later. A chart is bound at a time, with a check between for a run the user asked for
     (a new setting, a step), which then goes first; what was bound stays in the cache.
-    The run asked for here binds whatever the cache has since let go at once (no third
-    run)."""
+    The run asked for here (store.repeat_run: the same run for the user, its notes said
+    again) binds whatever the cache has since let go at once (no third run)."""
     later = st.session_state.pop(_LATER, [])
-    if st.session_state.pop(_REBOUND, False) or not later:
+    if store.repeated() or not later:
         return
     slot = st.empty()
     for draw, args, kwargs, present in later:
         slot.empty()  # where a run asked for by the user takes over
         _steps().draw(draw, args, kwargs, present)
-    st.session_state[_REBOUND] = True
-    st.rerun()
+    store.repeat_run()
 
 
 def forget_later() -> None:

@@ -118,6 +118,9 @@ def data(state: State) -> dataset.Data:
             return dataset.Data(message=dataset.LOST_FILE)
     made = (dataset.make(state, upload) if state.own_data
             else _toy(tuple(getattr(state, key) for key in dataset.READS), state))
+    # why fewer points than asked were fitted is seen once (the widget then holds the
+    # number used): a run that repeats this one says it too
+    made = replace(made, note=store.said("data_note", made.note))
     if made.total:  # an upload's points: how many of them are fitted
         store.seed("points", made.used)
         side.slider("Points used", min(2, made.total), made.total, step=1, key="points",
@@ -173,7 +176,7 @@ def fit(state: State) -> None:
         field(key, state, side)
     # second-order trees here are xgboost's for the log-loss
     field("split", state, side, disabled=state.is_regression, on_change=_split_changed)
-    note = st.session_state.pop(_RULE_NOTE, "")
+    note = store.once(_RULE_NOTE)
     if note:
         side.caption(note)
     rest = [f.key for f in FIELDS if f.group == "fit" and f.key not in _SHARED]

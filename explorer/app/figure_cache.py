@@ -137,11 +137,9 @@ class FigureCache:
         return drawn
 
     def cached(self, draw, args: tuple, kwargs: dict, present: bool = False) -> Drawn | None:
-        """What :meth:`draw` would return if the cache has it, else None (nothing drawn)."""
-        try:
-            return self._found(_key(draw, args, kwargs, present))
-        except Unnamed:
-            return None
+        """What :meth:`draw` would return if the cache has it, else None (nothing drawn);
+        raises :class:`Unnamed` for a call the cache can never hold."""
+        return self._found(_key(draw, args, kwargs, present))
 
     def _found(self, key) -> Drawn | None:
         with self._lock:

@@ -82,3 +82,42 @@ def unsettled() -> bool:
     """Whether a callback changed the data or the fit since the app last ran whole (a
     page's fragment then reruns the app); reading it settles it."""
     return bool(st.session_state.pop(_UNSETTLED, False))
+
+
+# --- a run repeated --------------------------------------------------------------------
+
+_REPEAT = "_repeat"  # this run repeats the last one (repeat_run)
+_SAID = "_said"  # what the last run that was not a repeat said (said, once)
+
+
+def repeat_run() -> None:
+    """Run the page again at once, as the same run for the user: what the last run said
+    once is said again (:func:`once`). component.bind_later sends a new fit's bindings so."""
+    st.session_state[_REPEAT] = True
+    st.rerun()
+
+
+def repeating() -> bool:
+    """Whether this run repeats the last one (:func:`repeat_run`)."""
+    return bool(st.session_state.get(_REPEAT))
+
+
+def repeated() -> bool:
+    """Whether this run repeated the last one: asked at its end, which settles it."""
+    return bool(st.session_state.pop(_REPEAT, False))
+
+
+def said(key: str, value):
+    """What this run says under ``key``: ``value``; or, in a run that repeats the last one,
+    what that run said (a note about a change, which the repeat no longer sees)."""
+    kept = st.session_state.setdefault(_SAID, {})
+    if repeating():
+        return kept.get(key, value)
+    kept[key] = value
+    return value
+
+
+def once(key: str, default=""):
+    """A note said once (a callback sets it under ``key``): taken as it is shown, and said
+    again by a run that repeats this one, and only by it."""
+    return said(key, default if repeating() else st.session_state.pop(key, default))
