@@ -58,6 +58,10 @@ LINKS = {
     "/sample?data=iris": 2, "/tree?data=spiral&leaves=16&depth=8": 3,
     "/?data=sine&n=400": 1, "/tree?data=sine&n=400": 2, "/?data=plane&n=1000": 2,
     "/compare?n=1000": 3, "/leaf_maths?n=1000": 1, "/tree?n=1000&present=true": 3,
+    # the Sweep page: its 4 x 4 sweep of moons (1,000 training points, 500 rounds: 16 maps,
+    # the curves, the heat map) and a 5 x 1 sweep of iris (5 class maps, the curves)
+    "/sweep?n=1250&rounds=500&sweep=lr:0.05,0.1,0.2,0.5&sweep2=depth:1,2,3,6": 18,
+    "/sweep?data=iris&sweep=depth:1,2,3,4,6": 6,
 }
 ROUND_TITLES = """m => {
     const titles = [...document.querySelectorAll('.gtitle')].map(t => t.textContent);

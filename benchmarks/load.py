@@ -150,6 +150,7 @@ class Session:
 
     url: str
     query: str = ""
+    page: str = ""  # the page's path on the first run ("sweep"); "" for the main page
     cookies: dict = field(default_factory=dict)
     session_id: str = ""  # the server's id for this session (new_session.initialize)
     upstream: str = ""  # X-Upstream of the WebSocket handshake, when behind the proxy
@@ -355,6 +356,8 @@ class Session:
         state = msg.rerun_script
         state.query_string = self.query
         state.page_script_hash = self.page_hash
+        if not self.page_hash:  # the first run: the page the address names
+            state.page_name = self.page
         if fragment_of is not None:
             state.fragment_id = self.fragments.get(fragment_of, "")
         # Like the browser, send the value of every widget the user has set, not only the
@@ -489,14 +492,15 @@ class LevelResult:
 
 async def simulate(i: int, url: str, deadline: float, think: float, param_share: float,
                    full_steps: bool, heavy: dict | None, rng: random.Random,
-                   result: LevelResult, burst: int = 1) -> None:
+                   result: LevelResult, burst: int = 1, sweep: bool = False) -> None:
     """One student: load, then step rounds and sometimes change lr or depth until the deadline.
 
     With ``heavy`` (slider values such as :data:`HEAVY`), the student first asks for
     that large fit on data of its own (its own noise and balance): every session then
-    holds a distinct large fit, the worst case for memory.
+    holds a distinct large fit, the worst case for memory. With ``sweep`` the student
+    opens the Sweep page at :func:`_sweep_link` and only steps.
     """
-    session = Session(url)
+    session = Session(url, query=_sweep_link(i), page="sweep") if sweep else Session(url)
     setting = dict(DEFAULTS)
 
     def note():
@@ -543,7 +547,8 @@ async def simulate(i: int, url: str, deadline: float, think: float, param_share:
 
 async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
                     param_share: float = 0.1, full_steps: bool = False, heavy: dict | None = None,
-                    seed: int = 0, rss=None, ramp: float = 2.0, burst: int = 1) -> LevelResult:
+                    seed: int = 0, rss=None, ramp: float = 2.0, burst: int = 1,
+                    sweep: bool = False) -> LevelResult:
     """Run n sessions against url for about ``seconds`` (plus the last runs in flight).
 
     Sessions start spread over ``ramp`` seconds (students do not click at the same
@@ -568,7 +573,7 @@ async def run_level(url: str, n: int, seconds: float, *, think: float = 1.0,
     async def delayed(i):
         await asyncio.sleep(ramp * i / n)
         await simulate(i, url, deadline, think, param_share, full_steps, heavy,
-                       random.Random(seed * 1000 + i), result, burst)
+                       random.Random(seed * 1000 + i), result, burst, sweep)
 
     await asyncio.gather(*(delayed(i) for i in range(n)))
     result.seconds = time.monotonic() - started
@@ -594,6 +599,15 @@ class Back:
     equal: bool | None = None  # page, round and settings as before
     error: str = ""
     affected: bool = False  # its connection dropped
+
+
+def _sweep_link(i: int) -> str:
+    """Student i's sweep (the Sweep page): learning rate x depth, 4 x 4, 100 rounds; one
+    in three the class's shared one, the others with a last learning rate of their own
+    (the other 12 cells are the shared sweep's, fitted once: explorer/sweep.py)."""
+    last = 0.5 if i % 3 == 0 else round(0.3 + 0.01 * (i % 20), 2)
+    return urlencode({"sweep": f"lr:0.05,0.1,0.2,{last:g}", "sweep2": "depth:1,2,3,6",
+                      "round": 3 + i % 40})
 
 
 def _link(i: int) -> str:
@@ -937,6 +951,10 @@ def main(argv=None) -> int:
                         help="after each level, the same load on the floor (benchmarks/"
                              "floor_app.py: the same sidebar, fit and round bar, no chart), "
                              "and the app's ratio to it")
+    parser.add_argument("--sweep", action="store_true",
+                        help="each session opens the Sweep page, a 4 x 4 sweep (learning rate x "
+                             "depth, 100 rounds): a third share one, the others change one "
+                             "value of their own (4 cells of their own), then step")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.failover or args.restart or args.soak:
@@ -954,6 +972,9 @@ def main(argv=None) -> int:
         n_points, n_rounds = (int(v) for v in args.heavy.lower().split("x"))
         heavy = {**HEAVY, "n": n_points, "rounds": n_rounds}
         where += f"; a distinct {n_points}-point {n_rounds}-round depth-8 fit per session"
+    if args.sweep:  # a sweep's settings are its link's: the students only step
+        args.param_share = 0.0
+        where += "; every session on the Sweep page (4 x 4 sweeps, a third shared), stepping"
     print(f"{where}; think {args.think:g} s, {args.param_share:.0%} of actions change a "
           f"parameter, bursts of {args.burst} rounds on average stepped in the browser, each "
           f"then one {'full' if args.full_steps else 'fragment'} rerun, "
@@ -1060,7 +1081,8 @@ def measure(n: int, args, heavy: dict | None, tmp: Path, script: Path | None = N
     """One level on a fresh server (or cluster), warmed first, stopped after; ``script``:
     a single process running another Streamlit script (the floor) instead of the app."""
     options = dict(think=args.think, param_share=args.param_share,
-                   full_steps=args.full_steps, heavy=heavy, seed=args.seed, burst=args.burst)
+                   full_steps=args.full_steps, heavy=heavy, seed=args.seed, burst=args.burst,
+                   sweep=args.sweep)
     if args.url:
         return asyncio.run(run_level(args.url, n, args.duration, **options))
     if script is not None:
