@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from apptest_helpers import assert_clean, new_app, unescape
+from apptest_helpers import assert_clean, new_app, open_page, unescape
 from explorer import fit
 from explorer.data import make_toy, split
 from explorer.lessons import LESSONS
@@ -20,9 +20,7 @@ def lesson_app(key: str, m: int | None = None):
     query = dict(lesson.settings, lesson=key)
     if m is not None:
         query["round"] = m
-    at = new_app(**query).run()
-    at.switch_page(f"pages/{lesson.page}.py")
-    return at.run()
+    return open_page(f"pages/{lesson.page}.py", **query)  # as its link opens it
 
 
 def info_text(at) -> str:
@@ -165,9 +163,7 @@ def test_a_short_lesson_link_opens_its_page_with_its_settings(warm_engine, key):
 
 
 def test_a_link_that_departs_from_the_lesson_shows_no_caption(warm_engine):
-    at = new_app(lesson="overfit", depth=1).run()
-    at.switch_page("pages/curves.py")
-    at.run()
+    at = open_page("pages/curves.py", lesson="overfit", depth=1)
     assert_clean(at)
     assert "Lesson:" not in info_text(at) and "lesson" not in at.query_params
 
