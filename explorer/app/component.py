@@ -109,7 +109,7 @@ def following(fit, state: State, view: str, draw, *after, before=None,
 _LATER = "_bind_later"
 
 
-def bind_later() -> None:
+def bind_later(scope: str = "app") -> None:
     """After the page: make the bindings of the charts this run drew without them (a new
     fit's), then run the page again to send them. Binding draws every round in Python,
     0.1-1 s a chart (benchmarks/bench_binding.py), while one round's figure takes a few
@@ -117,7 +117,8 @@ def bind_later() -> None:
     later. A chart is bound at a time, with a check between for a run the user asked for
     (a new setting, a step), which then goes first; what was bound stays in the cache.
     The run asked for here (store.repeat_run: the same run for the user, its notes said
-    again) binds whatever the cache has since let go at once (no third run)."""
+    again) binds whatever the cache has since let go at once (no third run). ``scope``:
+    the run to repeat, the app's or the page fragment's alone (a step at rest)."""
     later = st.session_state.pop(_LATER, [])
     if store.repeated() or not later:
         return
@@ -125,7 +126,7 @@ def bind_later() -> None:
     for draw, args, kwargs, present in later:
         slot.empty()  # where a run asked for by the user takes over
         _steps().draw(draw, args, kwargs, present)
-    store.repeat_run()
+    store.repeat_run(scope)
 
 
 def forget_later() -> None:

@@ -21,6 +21,7 @@ PLAY_INTERVAL = 0.7  # seconds between rounds while playing
 # Play's bookkeeping: whether it plays, whether the fragment's timer runs, and whether
 # this fragment run was caused by the user (then it must not also step).
 _PLAYING, _TIMER, _FULL_RUN, _ACTED = "_playing", "_timer", "_full_run", "_acted"
+_WHOLE = "_whole"  # the page's fragment runs within the whole app's run
 # In a browser the round bar is stepper.js; Streamlit's bar stays for what has no browser
 # (AppTest, the load harness), out of sight.
 _HIDE_SERVER_BAR = "<style>.st-key-server_bar { display: none !important; }</style>"
@@ -130,14 +131,21 @@ def run_page(body, ctx) -> None:
     ss = st.session_state
     playing = ss.get(_PLAYING, False)
     ss[_TIMER] = playing
-    ss[_FULL_RUN] = True
+    ss[_FULL_RUN] = ss[_WHOLE] = True
     store.unsettled()  # this run is whole
 
     @functools.wraps(body)  # the fragment keeps the page's name (Streamlit's id for it)
     def fragment(ctx):
         if store.unsettled():  # a click in the page changed the data (drawn points)
             st.rerun(scope="app")
+        # the charts a run draws before binding them are bound at its end: the app's
+        # (context.finish), or this fragment's when it runs alone (a step at rest)
+        alone = not ss.pop(_WHOLE, False)
+        if alone:
+            component.forget_later()
         body(ctx)
+        if alone:
+            component.bind_later(scope="fragment")
     st.fragment(fragment, run_every=PLAY_INTERVAL if playing else None)(ctx)
 
 

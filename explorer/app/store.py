@@ -90,11 +90,12 @@ _REPEAT = "_repeat"  # this run repeats the last one (repeat_run)
 _SAID = "_said"  # what the last run that was not a repeat said (said, once)
 
 
-def repeat_run() -> None:
-    """Run the page again at once, as the same run for the user: what the last run said
-    once is said again (:func:`once`). component.bind_later sends a new fit's bindings so."""
+def repeat_run(scope: str = "app") -> None:
+    """Run the page again at once (``scope``: the app, or the fragment running), as the
+    same run for the user: what the last run said once is said again (:func:`once`).
+    component.bind_later sends a new fit's bindings so."""
     st.session_state[_REPEAT] = True
-    st.rerun()
+    st.rerun(scope=scope)
 
 
 def repeating() -> bool:
