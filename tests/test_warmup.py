@@ -28,17 +28,58 @@ def _run(code: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_the_default_pages_parts_take_only_the_depth_first_loop(warm_engine):
-    got = _run("""
-import json
+# One new process for the two tests that need one (each start imports numba and the
+# engine: 4-5 s here). It first compiles the default page's parts alone and reads which
+# kernels that gave; only then does a fit wait for a part still compiling, so the first
+# reading is of those parts and nothing else.
+FRESH = """
+import json, threading
+import numpy as np
+from numba.core.compiler_lock import global_compiler_lock
+import explorer
 from explorer import boosting, trace
-from explorer.numbers.warmup import FIRST, compile_parts
+from explorer.numbers.warmup import Background, FIRST, Part, REST, compile_parts
 compile_parts(FIRST)
-print(json.dumps({"names": [p.name for p in FIRST],
-                  "boost": [[str(s[6]), str(s[10])] for s in boosting._boost.signatures],
-                  "second_order": len(boosting._boost_second_order.signatures),
-                  "grids": [str(s[-1].dtype) for s in trace._staged_grid.signatures]}))
-""")
+first = {"names": [p.name for p in FIRST],
+         "boost": [[str(s[6]), str(s[10])] for s in boosting._boost.signatures],
+         "second_order": len(boosting._boost_second_order.signatures),
+         "grids": [str(s[-1].dtype) for s in trace._staged_grid.signatures]}
+# numba compiles (and loads from its cache) one thing at a time under one lock: a part
+# holding it stands for a part compiling; the fit needing second-order trees waits for
+# it, then gets its kernels, and its numbers are the ones a later fit gets.
+release, holding = threading.Event(), threading.Event()
+def held():
+    with global_compiler_lock:
+        holding.set()
+        release.wait()
+engine = Background([Part("held", held), *REST]).start()
+holding.wait()
+X = np.random.RandomState(1).normal(size=(60, 2))
+y = (X[:, 0] + X[:, 1] > 0) * 1.0
+result = {}
+def fit():
+    result["raw"] = explorer.fit(X, y, n_rounds=5, split="hessian").raw
+worker = threading.Thread(target=fit)
+worker.start()
+worker.join(0.5)
+waited = worker.is_alive()
+release.set()
+worker.join()
+engine.wait()
+again = explorer.fit(X, y, n_rounds=5, split="hessian").raw
+print(json.dumps({"first": first, "waiting": {
+    "waited": waited, "same": bool((result["raw"] == again).all()),
+    "done": engine.done, "total": engine.total, "error": repr(engine.error)}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh(warm_engine):
+    return _run(FRESH)
+
+
+def test_the_default_pages_parts_take_only_the_depth_first_loop(fresh):
+    got = fresh["first"]
     assert got["names"] == ["depth-first trees", "the plane"]
     # max_leaves and uniforms None: the loop without best-first growth or subsampling
     assert got["boost"] == [["none", "none"]]
@@ -77,39 +118,8 @@ def test_a_failing_part_stops_the_background_and_is_kept():
     assert engine.done == 0 and isinstance(engine.error, RuntimeError)
 
 
-def test_a_fit_that_needs_a_part_still_compiling_waits_for_it_and_is_right(warm_engine):
-    # numba compiles (and loads from its cache) one thing at a time under one lock: a
-    # part holding it stands for a part compiling; the fit needing second-order trees
-    # waits for it, then gets its kernels, and its numbers are the ones a later fit gets.
-    got = _run("""
-import json, threading
-import numpy as np
-from numba.core.compiler_lock import global_compiler_lock
-import explorer
-from explorer.numbers.warmup import Background, Part, REST
-release, holding = threading.Event(), threading.Event()
-def held():
-    with global_compiler_lock:
-        holding.set()
-        release.wait()
-engine = Background([Part("held", held), *REST]).start()
-holding.wait()
-X = np.random.RandomState(1).normal(size=(60, 2))
-y = (X[:, 0] + X[:, 1] > 0) * 1.0
-result = {}
-def fit():
-    result["raw"] = explorer.fit(X, y, n_rounds=5, split="hessian").raw
-worker = threading.Thread(target=fit)
-worker.start()
-worker.join(0.5)
-waited = worker.is_alive()
-release.set()
-worker.join()
-engine.wait()
-again = explorer.fit(X, y, n_rounds=5, split="hessian").raw
-print(json.dumps({"waited": waited, "same": bool((result["raw"] == again).all()),
-                  "done": engine.done, "total": engine.total, "error": repr(engine.error)}))
-""")
+def test_a_fit_that_needs_a_part_still_compiling_waits_for_it_and_is_right(fresh):
+    got = fresh["waiting"]
     assert got["waited"]
     assert got["same"]
     assert got["done"] == got["total"] and got["error"] == "None"
