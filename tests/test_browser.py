@@ -510,10 +510,10 @@ def test_browser_presenter_mode_has_charts_and_no_controls(app_server, browser, 
         has=page.locator(":visible")).count() == 0
     assert page.locator(".st-key-present_exit button:visible").count() == 1
     assert page.locator(".st-key-first button:visible").count() == 0
-    # larger type in the drawn charts than the screen's 15 px
+    # larger type in the drawn charts than the screen's 15 px: 18 px, read from the back
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
                          "'.main-svg .xtick text')).fontSize)")
-    assert size >= 20
+    assert size >= 18
     shot = tmp_path / "presenter.png"
     page.screenshot(path=str(shot))
     image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")

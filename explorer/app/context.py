@@ -278,13 +278,14 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
 # measure is the window's height) the header folds away: the page's title and settings
 # line go (the top bar's links name the page, the charts' titles the round and the
 # setting) and the exit button moves into the top bar, so that the round bar comes first
-# (at 1280 x 720 it ends 112 px down, and the first row of charts starts at 121 px).
+# (at 1280 x 720 and 1024 x 768 it ends 126 px down, and the first row of charts starts
+# at 139 px).
 _PRESENT_FOLD = """<style>
 .st-key-pair, .st-key-splits_node,
 [data-testid="stHorizontalBlock"]:has(.st-key-sweep_axis) { display: none !important; }
 @media (max-height: 820px) {
-  .block-container { padding-top: 4.25rem; }
-  .block-container [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+  .block-container { padding-top: 4rem; }  /* the top bar's height */
+  .block-container [data-testid="stVerticalBlock"] { gap: 0.4rem; }
   .st-key-explorer_record, [class*="st-key-record_"] { display: none; }
   .block-container .st-key-present_exit { position: fixed; top: 0.8rem; right: 3.5rem;
     width: auto; z-index: 999991; }
