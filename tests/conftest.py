@@ -45,9 +45,7 @@ from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 # list only runs later.
 LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_app.py",
                  "test_chart_text.py", "test_browser_interactive.py",
-                 "test_browser_histogram.py", "test_cli.py",
-                 "test_browser_presenter.py",  # 214 s at a load of 35 (14:38)
-                 "test_browser_drawing.py",
+                 "test_browser_histogram.py", "test_cli.py", "test_browser_drawing.py",
                  "test_bindings.py", "test_browser_notebook.py", "test_leaf_labels.py",
                  "test_export.py", "test_cluster.py", "test_app_leaf_maths.py",
                  "test_lessons.py", "test_load.py", "test_browser_model_alias.py",
