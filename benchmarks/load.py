@@ -134,6 +134,10 @@ class Run:
     caption: str  # the run's captions, one a line (one states the data and parameters)
     at: float = 0.0  # time.monotonic() when it finished
     alerts: tuple = ()  # the text of each st.error / warning / info box of the run
+    # time.monotonic() when its view was first whole on screen: a new fit's charts are
+    # drawn by a first part of the run, which then repeats itself to send their bindings
+    # (explorer/app/component.py bind_later); else when it finished
+    shown: float = 0.0
 
 
 @dataclass
@@ -393,6 +397,7 @@ class Session:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         n = nbytes = 0
+        shown = 0.0
         captions = []
         self._alerts = []
         while True:
@@ -416,13 +421,15 @@ class Session:
             elif what == "script_finished":
                 status = msg.script_finished
                 if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    shown = shown or time.monotonic()
                     continue  # st.rerun() inside the script: the run goes on
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise SessionError("the script did not compile")
                 self.last_kind = kind
+                now = time.monotonic()
                 return Run(kind, time.perf_counter() - started, n, nbytes, self.round,
-                           self.rounds, "\n".join(c for c in captions if c), time.monotonic(),
-                           tuple(self._alerts))
+                           self.rounds, "\n".join(c for c in captions if c), now,
+                           tuple(self._alerts), shown or now)
 
     def _read_delta(self, delta) -> str:
         """Note widget ids, fragment ids and the round label; return a caption's text."""
@@ -660,7 +667,7 @@ async def _student(i: int, url: str, clock: dict, think: float, killed: dict,
                 back.error = f"recover: {type(error).__name__}: {error}"
                 break
             runs.append(run)
-            back.seconds = run.at - killed["at"]
+            back.seconds = run.shown - killed["at"]  # the view on screen again
             back.linked = session.connected_at - killed["at"]
             back.after = session.upstream or url
             link = dict(view[1])  # a setting at its default is not in the link
