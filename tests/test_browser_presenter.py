@@ -88,7 +88,7 @@ MEASURE = """() => {
 
 
 def _drawn_first_row(page, views) -> None:
-    """Wait until each chart of the first row is drawn, then until the page is still."""
+    """Wait until each chart of the first row is drawn."""
     wanted = " && ".join(f"document.querySelector('.js-plotly-plot[data-view=\"{v}\"] "
                          ".main-svg')" for v in views)
     page.wait_for_function(f"() => Boolean({wanted})")
@@ -105,8 +105,11 @@ def _inside(where, box, window) -> list[str]:
 def _look(page, path: str, m: int, size: dict, problems: list, seen: list) -> None:
     views = FIRST_ROW[path]
     _drawn_first_row(page, views)
-    found = ct.checked(page, path.split("?")[0], m) if path in ct.PAGES else (
-        _settled(page) or ct.problems(page))
+    if path in ct.PAGES:
+        found = ct.checked(page, path, m)
+    else:  # the Sweep page (not in chart_text's table): drawn, and still for a moment
+        ct.settle(page, len(views))
+        found = ct.problems(page)
     no_exception(page)
     where = f"{path} round {m} at {size['width']} x {size['height']}"
     problems += [f"{where}: {line}" for line in ct.summary(found)]
@@ -142,11 +145,6 @@ def _camera(page) -> None:
     assert shot["title"] == clean_title(shot["screen"]) == "Loss and accuracy by round", shot
     assert shot["format"] in ("png", "svg") and shot["filename"].startswith(
         "boosting_curves_"), shot
-
-
-def _settled(page) -> None:
-    """The Sweep page (not in chart_text's table): drawn, and still for a moment."""
-    ct.settle(page, len(FIRST_ROW[SWEEP]))
 
 
 def test_presenter_mode_fits_a_projector_on_every_page(app_server, browser):
