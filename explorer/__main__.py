@@ -28,14 +28,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import export as exporting, fit
-from .data import CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, make_toy, split
+from .data import (CLASSIFICATION_SETS, REGRESSION_SETS, TASKS, DataError, flip_labels,
+                   make_toy, split)
 from .numbers.grid import make_grid
 from .export import interactive
 from .figures import pages
 from .figures.pages import PAGES
-from .figures.sweep import sweep_grid
 from .settings import Settings, applies, toy_name
-from .state import BY_KEY, ENGINE_SPLIT, FIELDS, LOSSES, UPLOAD, State
+from .state import (BY_KEY, COMPARISONS, ENGINE_SPLIT, FIELDS, LOSSES, PAIRS, REGRESSION_PAIRS,
+                    UPLOAD, State)
 from .sweep import AXES, GRID as SWEEP_GRID, MAX_VALUES, plan
 from .upload import load_csv
 
@@ -207,6 +208,13 @@ def parser() -> argparse.ArgumentParser:
                             f"such as learning-rate=0.05,0.1,0.2; one of {names}")
     sweep.add_argument("--sweep2", type=_sweep, metavar="OPTION=V,V",
                        help="a second setting, down the grid (max-depth=1,3,6)")
+    compare = p.add_argument_group(
+        "compare: the Compare page's two fits of the same data, side by side; writes each "
+        "round's two models and the two fits' loss curves (PNG, SVG)")
+    compare.add_argument("--compare", choices=PAIRS, metavar="PAIR",
+                         help="the pair: " + "; ".join(f"{key} ({text})" for key, (text, *_)
+                                                        in COMPARISONS.items())
+                         + f"; a regression's: {', '.join(REGRESSION_PAIRS)}")
     out.add_argument("--out", type=Path, default=Path("exports"), metavar="DIR",
                      help="folder for the files, made if missing (default ./exports)")
     return top
@@ -238,6 +246,11 @@ def export(args, log=print) -> list[Path]:
     """
     train, valid, name, label = _data(args)
     state = _state(args, train)
+    if args.compare and (args.sweep or args.sweep2 or args.interactive):
+        raise ValueError("--compare writes the comparison's images alone: leave out "
+                         "--sweep and --interactive.")
+    if args.compare:
+        return _export_compare(args, state, (train, valid), name, label, log)
     if args.sweep or args.sweep2:
         return _export_sweep(args, state, name, label, log)
     if args.page == "sweep":
@@ -292,15 +305,14 @@ def export(args, log=print) -> list[Path]:
     return written
 
 
-def _writer(out: Path, settings: Settings, name: str, log, prefix: str = ""):
+def _writer(out: Path, settings: Settings, name: str, log):
     """(write, written): ``write(content, view, which, ext)`` puts text or bytes in ``out``
-    under the export's file name (the view after ``prefix``), says so, and keeps its path
-    in the list ``written``."""
+    under the export's file name, says so, and keeps its path in the list ``written``."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
 
     def write(content, view, which, ext):
-        path = out / settings.file_name(name, prefix + view, which, ext)
+        path = out / settings.file_name(name, view, which, ext)
         if isinstance(content, str):
             path.write_text(content, encoding="utf-8")
         else:
@@ -337,28 +349,64 @@ def _export_sweep(args, state, name, label, log) -> list[Path]:
               else exporting.parse_rounds(args.export_rounds, state.rounds))
     settings = Settings.of(state.fit_params())
     swept = "-".join(axis.key for axis, _ in sweep.axes)
-    write, written = _writer(args.out, settings, name, log, prefix=f"sweep-{swept}-")
+    write, written = _writer(args.out, settings, name, log)
 
     if args.interactive:
         log("Writing the sweep page as a lesson file…")
         write(interactive.lesson_html(fits[0][0], fits[0][1], state, {}, page="sweep",
                                       data_label=label, app_url=args.app_url,
-                                      described=described), "lesson", None, "html")
+                                      described=described),
+              exporting.file_view("sweep-lesson", swept), None, "html")
     formats = [f for f in (args.formats if args.formats is not None else
                            ([] if args.interactive else ["png", "svg"])) if f in ("png", "svg")]
-    rows, columns = sweep.shape
-    scale = described.charts[0].kwargs["value_range"]
-    cells = [(c.row, c.col, c.label, f[0], f[1]) for c, f in zip(sweep.cells, fits)]
-    what = " × ".join(axis.name for axis, _ in sweep.axes)
+    # the Slides page's list: the heat map only where there is one (two settings)
+    views = [view for view in exporting.SWEEP_VIEWS if view != "sweep-heat" or any(
+        chart.view == "sweep_heat" for chart in described.charts)]
     for m in rounds:
-        views = [("maps", sweep_grid(cells, m, rows=rows, columns=columns, value_range=scale,
-                                     title=f"{label}: {what}, round {m}"))]
-        views += [(chart.view.removeprefix("sweep_"), chart.at(m)) for chart in
-                  described.charts if chart.view in ("sweep_curves", "sweep_heat")]
-        for view, fig in views:
+        for view in views:
+            fig = exporting.sweep_figure(view, sweep, sweep.cells, fits, state, m,
+                                         data_label=label, aspect=args.aspect)
             for fmt in formats:
-                write(exporting.to_image(exporting.for_export(
-                    fig, exporting.ASPECTS[args.aspect]), fmt, args.width), view, m, fmt)
+                write(exporting.to_image(fig, fmt, args.width),
+                      exporting.file_view(view, swept), m, fmt)
+    return written
+
+
+def _export_compare(args, state, data, name, label, log) -> list[Path]:
+    """The Compare page's views at each round (PNG, SVG): the two sides' models and the
+    two fits' loss curves, as the Slides page makes them."""
+    if state.is_regression and args.compare not in REGRESSION_PAIRS:
+        raise ValueError(f"--compare {args.compare}: a regression compares "
+                         f"{', '.join(REGRESSION_PAIRS)}.")
+    state = replace(state, pair=args.compare)
+    *sides, flip = state.compared()
+    train, valid = data
+    flipped = flip_labels(train, flip, seed=state.dseed) if flip else train
+    fits = []
+    log(f"Fitting the two sides ({COMPARISONS[args.compare][0]}) on {label}…")
+    for side_name, side in sides:
+        try:
+            trace = fit(flipped.X, flipped.y, X_valid=None if valid is None else valid.X,
+                        y_valid=None if valid is None else valid.y, **side.fit_params())
+        except ValueError as error:
+            raise ValueError(f"{side_name}: " + _FLAGS.sub(
+                lambda match: _FLAG[match.group(0)], str(error))) from None
+        fits.append((trace, make_grid(trace)))
+    rounds = (exporting.storyboard_rounds(state.rounds) if args.export_rounds is None
+              else exporting.parse_rounds(args.export_rounds, state.rounds))
+    names = dict(feature_names=train.feature_names, classes=train.classes or None,
+                 target_name=train.target_name)
+    formats = [f for f in (args.formats or ["png", "svg"]) if f in ("png", "svg")]
+    write, written = _writer(args.out, Settings.of(state.fit_params()), name, log)
+    for m in rounds:
+        for view in exporting.COMPARE_VIEWS:
+            fig = exporting.compare_figure(
+                view, fits, [side_name for side_name, _ in sides], m, data_label=label,
+                marked=exporting.compare_marked(flip, train), names=names,
+                aspect=args.aspect)
+            for fmt in formats:
+                write(exporting.to_image(fig, fmt, args.width),
+                      exporting.file_view(view, args.compare), m, fmt)
     return written
 
 

@@ -107,9 +107,10 @@ def slide_subtitle(data_label: str | None, params, m: int) -> str:
 
 
 def _slide(fig: go.Figure, trace, m: int, label: str, data_label: str | None,
-           aspect: str) -> go.Figure:
+           aspect: str, subtitle: str | None = None, prefix: str = "") -> go.Figure:
     """``fig`` as a slide: its title without hints (the view's name where nothing is
-    left), the data, the settings and the round under it, at the aspect's size."""
+    left; after ``prefix`` and a colon if given), under it ``subtitle`` or the data, the
+    settings and the round, at the aspect's size."""
     if aspect not in ASPECTS:
         raise ValueError(f"aspect must be one of {', '.join(ASPECTS)}; got {aspect!r}.")
     spec = fig.to_plotly_json()
@@ -117,8 +118,11 @@ def _slide(fig: go.Figure, trace, m: int, label: str, data_label: str | None,
     title = layout.get("title") or {}
     title = dict(title) if isinstance(title, dict) else dict(text=str(title))
     text = clean_title(title.get("text", ""), panels.esc(label))
-    title.update(text=text, subtitle=dict(text=panels.esc(slide_subtitle(
-        data_label, trace.params, m)), font=dict(size=15, color=theme.MUTED)))
+    if prefix:  # a Compare side: which side it is
+        text = f"{panels.esc(prefix)}: {text}"
+    under = subtitle if subtitle is not None else slide_subtitle(data_label, trace.params, m)
+    title.update(text=text, subtitle=dict(text=panels.esc(under),
+                                          font=dict(size=15, color=theme.MUTED)))
     layout["title"] = title  # the layout rule gives the subtitle its room
     return for_export(go.Figure(spec), ASPECTS[aspect])
 
@@ -209,10 +213,11 @@ def view_figure(trace, view: str, m: int, grid: Grid | None = None, *,
 
 
 def slide(fig: go.Figure, trace, m: int, *, label: str = "", data_label: str | None = None,
-          aspect: str = "16:9") -> go.Figure:
-    """Any figure of the fit ``trace`` at round m (a Compare side, a Sweep page's view)
-    as a slide, like :func:`view_figure`'s."""
-    return _slide(fig, trace, m, label, data_label, aspect)
+          aspect: str = "16:9", subtitle: str | None = None, prefix: str = "") -> go.Figure:
+    """Any figure of the fit ``trace`` at round m (a Compare side, a Sweep page's view:
+    explorer.export.groups) as a slide, like :func:`view_figure`'s; ``subtitle`` in place
+    of the one fit's settings line (several fits), ``prefix`` before the title."""
+    return _slide(fig, trace, m, label, data_label, aspect, subtitle, prefix)
 
 
 def check_rounds(trace, rounds) -> list[int]:
