@@ -190,7 +190,7 @@ def test_a_shared_link_opens_its_page_with_the_links_behind_the_sidebar(app_serv
 @pytest.mark.parametrize("link", list(LINKS))
 def test_every_page_on_a_phone_and_a_tablet(app_server, phone, link):
     """One page load: rounds 1 and 10 at 390 px, then 10 and 1 at 768 px; a tap on Next
-    at each width."""
+    at each width (against the server's figures at 390 px)."""
     count, bar = LINKS[link], link not in NO_BAR
     page = phone.new_page()
     page.set_default_timeout(120_000)
@@ -220,7 +220,9 @@ def test_every_page_on_a_phone_and_a_tablet(app_server, phone, link):
         if bar:  # a tap on Next, then back to where the bar was
             m = order[-1] + 1
             mine = tap_next(page, sent, m)
-            found += against_the_server(link, m, mine) if mine else []
+            # the server's figures once (AppTest's run is a second or two a page); at the
+            # tablet's width the tap is checked for its round and its silence
+            found += against_the_server(link, m, mine) if mine and size is PHONE else []
             if not mine:  # a page whose charts the server draws: its rerun does, at round m
                 page.wait_for_function(f"() => new URLSearchParams(location.search)"
                                        f".get('round') === '{m}'")
