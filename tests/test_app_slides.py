@@ -18,12 +18,12 @@ from export_helpers import assert_self_contained, png_size, svg_root
 @pytest.fixture
 def deferred(monkeypatch):
     """Record the manager of every deferred download, so a test can run what a click runs."""
-    managers = {}
+    managers, names = {}, {}
     original = MediaFileManager.add_deferred
 
-    def add_deferred(self, *args, **kwargs):
-        file_id = original(self, *args, **kwargs)
-        managers[file_id] = self
+    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        file_id = original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+        managers[file_id], names[file_id] = self, file_name
         return file_id
 
     monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
@@ -36,6 +36,7 @@ def deferred(monkeypatch):
         url = manager.execute_deferred(file_id)
         return manager.read_file(Path(url).stem).content
 
+    download.name = lambda button: names[button.proto.deferred_file_id]  # the file's name
     return download
 
 
@@ -112,9 +113,9 @@ def test_slides_page_makes_any_view_a_slide_at_any_round_and_aspect(slides_app, 
     from explorer import export
     at = slides_app
     choice = at.selectbox(key="slide_view")
-    assert list(choice.options) == [label for label in (
-        [export.VIEWS[v][1] for v in export.VIEWS] + [export.CHARTS[v][0] for v in export.CHARTS])]
-    assert len(choice.options) == len(export.ALL_VIEWS)
+    assert list(choice.options) == (
+        [export.VIEWS[v][1] for v in export.VIEWS] + [export.CHARTS[v][0] for v in export.CHARTS]
+        + list(export.COMPARE_VIEWS.values()) + list(export.SWEEP_VIEWS.values()))
     for view, m, aspect in (("curves", 7, "16:9"), ("leaf", 3, "4:3"), ("diagram", 2, "16:9")):
         choice.set_value(view).run()
         at.number_input(key="slide_round").set_value(m).run()
@@ -134,6 +135,83 @@ def test_slides_page_makes_any_view_a_slide_at_any_round_and_aspect(slides_app, 
         # the page's preview is the slide itself: its size is the aspect's
         preview = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]
         assert (preview["width"], preview["height"]) == (w, h), (view, aspect)
+
+
+def _svg_text(svg: bytes) -> str:
+    """The words of an SVG file's text elements."""
+    import re
+    return " ".join(re.sub(r"<[^>]+>", " ", t.decode("utf-8")) for t in re.findall(
+        rb"<text[^>]*>(.*?)</text>", svg, flags=re.S))
+
+
+@pytest.mark.browser  # kaleido renders with Chromium
+def test_slides_page_makes_the_compare_and_sweep_pages_views_slides(slides_app, deferred):
+    """The Compare page's two sides and curves (the State's pair) and the Sweep page's grid
+    (its ready sweep when none is set) as slides: the command line's figures
+    (export.compare_figure, export.sweep_figure), at the round and aspect chosen, PNG and
+    SVG, no hint in the title, named by the file rule with the pair or the swept keys."""
+    import re
+
+    from explorer import export
+    from explorer.state import COMPARISONS
+    at = slides_app
+    (_, (a_name, _), (b_name, _), _) = COMPARISONS["lr"]  # the State's default pair
+    for view, m, aspect, title, file_view in (
+            ("compare-b", 3, "16:9", f"{b_name}: ", "compare-lr-b"),
+            ("compare-curves", 5, "4:3", "Mean log-loss by round", "compare-lr-curves"),
+            ("sweep-maps", 4, "16:9", "learning rate, round 4", "sweep-lr-maps")):
+        at.selectbox(key="slide_view").set_value(view).run()
+        at.number_input(key="slide_round").set_value(m).run()
+        at.radio(key="slide_aspect").set_value(aspect).run()
+        assert_clean(at)
+        preview = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]
+        assert preview["title"]["text"].startswith(title), (view, preview["title"]["text"])
+        assert (preview["width"], preview["height"]) == export.ASPECTS[aspect]
+        assert f"round {m}" in preview["title"]["text"] + preview["title"]["subtitle"]["text"]
+        buttons = {b.label: b for b in at.get("download_button")}
+        name = deferred.name(buttons["Slide PNG"])
+        assert f"{file_view}_" in name and name.endswith(f"_m{m}.png"), name
+        width, height = png_size(deferred(buttons["Slide PNG"]))
+        w, h = export.ASPECTS[aspect]
+        assert width >= 1920 and abs(width / height - w / h) < 0.01, (view, width, height)
+        text = _svg_text(deferred(buttons["Slide SVG"]))
+        assert not re.search(r"click|hover|tap a", text, flags=re.I), (view, text[:300])
+        if view == "compare-curves":  # both fits, by their names, in the legend
+            assert a_name in text and b_name in text
+            assert "both sides" in preview["title"]["subtitle"]["text"]
+        if view == "sweep-maps":  # every cell of the ready sweep, and the page says which
+            assert all(f"ν = {v}" in text for v in ("0.05", "0.1", "0.2", "0.5", "1"))
+            assert any("No sweep is set" in c.value for c in at.caption)
+    at.selectbox(key="slide_view").set_value("sweep-heat").run()
+    assert_clean(at)
+    assert at.info and "two swept settings" in at.info[-1].value
+    assert not any(b.label.startswith("Slide") for b in at.get("download_button"))
+
+
+def test_slides_page_takes_the_states_sweep_and_pair(deferred):
+    """The State's sweep (two settings: the heat map) and pair name the slides and their
+    files."""
+    from explorer.state import COMPARISONS
+    at = open_page(SLIDES, sweep="lr:0.1,1", sweep2="depth:1,2", pair="outlier", rounds=8,
+                   n=120)
+    assert_clean(at)
+    at.selectbox(key="slide_view").set_value("sweep-heat").run()
+    assert_clean(at)
+    assert any("`lr:0.1,1` and `depth:1,2`" in c.value for c in at.caption)
+    spec = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    assert spec["layout"]["title"]["text"].startswith("Validation loss at round")
+    assert [t["type"] for t in spec["data"]] == ["heatmap", "heatmap"]
+    assert len(spec["data"][0]["z"]) == 2 and len(spec["data"][0]["z"][0]) == 2
+    names = [deferred.name(b) for b in at.get("download_button")]
+    assert any("sweep-lr-depth-heat_" in n for n in names), names
+    at.selectbox(key="slide_view").set_value("compare-a").run()
+    assert_clean(at)
+    (_, (a_name, _), _, _) = COMPARISONS["outlier"]
+    title = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]["title"]["text"]
+    assert title.startswith(f"{a_name}: ") and "click" not in title.lower()
+    assert "flipped point #" in at.get("plotly_chart")[-1].proto.spec  # ringed, as on Compare
+    names = [deferred.name(b) for b in at.get("download_button")]
+    assert any("compare-outlier-a_" in n for n in names), names
 
 
 def test_slides_page_without_a_browser_says_so(slides_app, deferred, monkeypatch, tmp_path):
