@@ -228,3 +228,36 @@ def test_a_sweeps_images_are_16_9_slides_of_every_view(tmp_path):
         assert width >= 1920 and abs(width / height - 16 / 9) < 0.01
         svg, = tmp_path.glob(f"*sweep-lr-depth-{view}_*_m5.svg")
         assert svg_root(svg.read_bytes()) is not None
+
+
+@pytest.mark.browser  # kaleido renders with Chromium
+def test_compare_from_the_command_line_writes_the_slides_pages_figures(tmp_path, capsys):
+    """--compare PAIR: both sides' models and the two fits' curves at each round, the
+    Slides page's figures (export.compare_figure), 4:3 as asked, named with the pair."""
+    from explorer.state import COMPARISONS
+    status = cli.main(["export", "--compare", "outlier", "--n-rounds", "6", "--n", "120",
+                       "--rounds", "4", "--aspect", "4:3", "--out", str(tmp_path)])
+    assert status == 0, capsys.readouterr().err
+    _, (a_name, _), (b_name, _), _ = COMPARISONS["outlier"]
+    for m in (4,):
+        for view, said in (("a", f"{a_name}:"), ("b", f"{b_name}:"), ("curves", "both sides")):
+            png, = tmp_path.glob(f"*compare-outlier-{view}_*_m{m}.png")
+            width, height = png_size(png.read_bytes())
+            assert width >= 1920 and abs(width / height - 4 / 3) < 0.01, (view, width, height)
+            svg, = tmp_path.glob(f"*compare-outlier-{view}_*_m{m}.svg")
+            text = " ".join(re.sub(r"<[^>]+>", "", t) for t in re.findall(
+                r"<text[^>]*>(.*?)</text>", svg.read_text(encoding="utf-8"), flags=re.S))
+            assert said in text and f"round {m}" in text, (view, text[:300])
+            assert not re.search(r"click|hover|tap a", text, flags=re.I), (view, text[:300])
+    assert len(list(tmp_path.iterdir())) == 6
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--compare", "outlier", "--dataset", "sine"], "a regression compares lr, depth, leafrule"),
+    (["--compare", "lr", "--sweep", "learning-rate=0.1,1"], "--compare writes the comparison"),
+    (["--compare", "lr", "--interactive"], "--compare writes the comparison"),
+])
+def test_compare_refuses_what_it_cannot_write(argv, said, tmp_path, capsys):
+    assert cli.main(["export", *argv, "--n-rounds", "3", "--out", str(tmp_path)]) == 1
+    assert said in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
