@@ -43,6 +43,9 @@ LINE_EM = 1.3  # a line's height, in ems
 _RULE = "layout_rule"  # the figure's own margins and height, kept in layout.meta
 LABELS_PLACED = "labels_placed"  # in layout.meta: the figure placed its data labels itself
 PLOT_PX = "plot_px"  # in layout.meta: the plotting area's height, the figure's grows to it
+# in layout.meta: the narrowest column the figure is drawn in where it is narrower than a
+# chart's (a sweep's cell among four or five across): its text is wrapped to it
+COLUMN_PX = "column_px"
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"<[^>]*>")
 _CLAUSE = re.compile(r"(?<=[:;,])\s+|\s+(?=\()")
@@ -154,8 +157,8 @@ def arrange(spec: dict, scale: float | None = None, width: float | None = None,
     k = float(scale if scale is not None else own["scale"])
     # presenter mode hides the sidebar: its narrowest chart, on a laptop, is about k times
     # as wide as a half-width column beside the sidebar (not a phone's: see the docstring)
-    W = float(width or layout.get("width") or (CHART_MIN_WIDTH if k == 1.0
-                                               else PRESENTER_MIN_WIDTH * k))
+    W = float(width or layout.get("width") or meta.get(COLUMN_PX)
+              or (CHART_MIN_WIDTH if k == 1.0 else PRESENTER_MIN_WIDTH * k))
     fs = _font(layout, FONT["size"])
     side = 10 * k + (margin.get("l", 10) + margin.get("r", 10))
 

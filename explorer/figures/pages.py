@@ -149,7 +149,8 @@ def describe_sweep(axes, cells, fits, state, key: str = "") -> Page:
     traces = [f[0] for f in fits]
     scale = None if traces[0].is_classifier else value_range(traces, [f[1] for f in fits])
     charts = [Chart(f"sweep_{c.row}_{c.col}", sweep_map, (f[0],), (f[1],),
-                    dict(label=c.label, value_range=scale, uirevision=f[2]), fit=tuple(f[:3]))
+                    dict(label=c.label, value_range=scale, uirevision=f[2],
+                         columns=len(axes[0][1])), fit=tuple(f[:3]))
               for c, f in zip(cells, fits)]
     first = axes[0][1]
     palette = dict(zip(first, colours(len(first))))

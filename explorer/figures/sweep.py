@@ -27,7 +27,7 @@ from ..best_round import best_round
 from ..numbers.grid import Grid
 from ..numbers.terms import class_shade, grid_probabilities
 from .classes import _class_scale, class_boundaries
-from .layout import PLOT_PX
+from .layout import COLUMN_PX, PLOT_PX
 from .panels import base_layout, boundary_trace, esc, f32, finite, make_figure, plain
 from .theme import INK, MUTED, ORANGE, PROBA_SCALE, VALUE_SCALE
 
@@ -53,10 +53,18 @@ def cell_subtitle(trace, m: int) -> str:
     return f"{kind} {value:.4f} at round {m}"
 
 
+def cell_px(columns: int) -> int:
+    """The narrowest a cell is drawn among ``columns`` across: in the narrowest window that
+    keeps Streamlit's columns side by side (641 px, 580 px of it for the page), with the
+    small gap (16 px) between them. Narrower, the columns stack: a chart's whole width."""
+    return (580 - 16 * (columns - 1)) // columns
+
+
 def sweep_map(trace, m: int, grid: Grid, *, label: str, value_range=None,
-              height: int = CELL_HEIGHT, uirevision=None) -> go.Figure:
+              height: int = CELL_HEIGHT, uirevision=None, columns: int = 1) -> go.Figure:
     """One cell: the fit's map at round m on ``grid``, titled with ``label`` and its loss at
-    round m. ``value_range``: a regression's (lo, hi), one for every cell."""
+    round m. ``value_range``: a regression's (lo, hi), one for every cell. ``columns``:
+    the cells across the page, whose width the titles are wrapped to."""
     if trace.is_multiclass:
         P = grid_probabilities(trace, grid.F[m])
         K = trace.n_classes
@@ -87,8 +95,9 @@ def sweep_map(trace, m: int, grid: Grid, *, label: str, value_range=None,
     y = dict(axis, range=list(value_range) if grid.is_line else [grid.lo[1], grid.hi[1]])
     if not grid.is_line and grid.equal_aspect:
         y.update(scaleanchor="x", scaleratio=1, constrain="domain")
+    narrow = dict(meta={COLUMN_PX: cell_px(columns)}) if columns > 1 else {}
     layout = base_layout(esc(label), height, uirevision, xaxis=x, yaxis=y,
-                         showlegend=False, margin=dict(l=4, r=4, t=52, b=4))
+                         showlegend=False, margin=dict(l=4, r=4, t=52, b=4), **narrow)
     layout["title"].update(font=dict(size=14),
                            subtitle=dict(text=cell_subtitle(trace, m), font=dict(size=12)))
     return make_figure(data, layout)
