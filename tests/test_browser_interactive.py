@@ -48,6 +48,39 @@ def open_offline(browser, path):
     return page, tried, errors
 
 
+# The Curves chart's camera clicked, plotly.js's download watched: what the image is made
+# of (the figure's title, the screen's, the file's options); the file follows
+CAMERA = """() => new Promise((resolve) => {
+    const gd = document.querySelector('.explorer-chart[data-view=curves]');
+    const button = gd.querySelector('.modebar-btn[data-title="Download plot"]');
+    if (!button) { resolve(null); return; }
+    const original = Plotly.downloadImage;
+    Plotly.downloadImage = (figure, options) => {
+        Plotly.downloadImage = original;
+        resolve({title: figure.layout.title.text, screen: gd.layout.title.text,
+                 cameras: gd.querySelectorAll('.modebar-btn[data-title^="Download plot"]').length,
+                 filename: options.filename, format: options.format});
+        return original(figure, options);
+    };
+    button.click();
+})"""
+
+
+def camera(page, m: int) -> None:
+    """The lesson file's camera gives the app's clean title (explorer/browser/camera.js):
+    the hints of the screen's title left out, the file named for the round on screen."""
+    from explorer.figures.hints import clean_title
+    with page.expect_download() as info:
+        shot = page.evaluate(CAMERA)
+        assert shot is not None, "no camera of its own in the Curves chart's toolbar"
+    assert info.value.suggested_filename == f"{shot['filename']}.{shot['format']}", shot
+    assert shot["cameras"] == 1, shot  # plotly.js's own is gone
+    assert "click" in shot["screen"] and f"round {m}" in shot["screen"], shot
+    assert shot["title"] == clean_title(shot["screen"]) == "Loss and accuracy by round", shot
+    assert shot["filename"].startswith("boosting_curves_") and shot["filename"].endswith(
+        f"_m{m}"), shot
+
+
 def drawn_at(page, m: int) -> list[dict]:
     page.wait_for_function("m => document.documentElement.dataset.drawn === String(m)", arg=m)
     return json.loads(page.evaluate(DRAWN))
@@ -74,6 +107,8 @@ def test_the_file_steps_every_round_to_the_pythons_figures(private_browser, tmp_
             assert canonical(drawn["layout"]) == canonical(want["layout"]), (
                 name, chart.view, m)
     assert page.evaluate("location.search") == f"?round={trace.n_rounds}"  # the link's round
+    if view == "curves":  # the toolbar's image, at the last round (no page load of its own)
+        camera(page, trace.n_rounds)
     assert not errors and not tried, (errors, tried)
     page.context.close()
 

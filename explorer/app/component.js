@@ -8,6 +8,7 @@
 // copies both there); the component's own script is loader.js's few lines.
 
 import { decoded } from "./arrays.js";
+import { withCleanCamera } from "./camera.js";
 
 function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -22,22 +23,6 @@ function loadPlotly(url) {
     });
   }
   return window.__explorerPlotly;
-}
-
-// The toolbar's camera, giving the chart as a file gets it: the title the server wrote for
-// files (layout.meta[key], explorer/figures/hints.py: no "click a point", no hover
-// prompt) instead of the screen's, at the round on screen (the meta is bound per round).
-function cleanCamera(Plotly, key) {
-  return {
-    name: "explorerImage", title: "Download plot", icon: Plotly.Icons.camera,
-    click: (gd) => {
-      const layout = { ...gd.layout };
-      const clean = (layout.meta || {})[key];
-      if (typeof clean === "string") layout.title = { ...(layout.title || {}), text: clean };
-      return Plotly.downloadImage({ data: gd.data, layout, config: gd._context },
-                                  gd._context.toImageButtonOptions);
-    },
-  };
 }
 
 function fetched(url) {
@@ -119,11 +104,7 @@ export default function (component) {
     filename = found && found.filename;
     const fig = found ? found.figure : { data: figure.data, layout: gd.__base };
     if (!found) gd.__drawn = { data: fig.data, layout: structuredClone(figure.layout) };
-    if (imageTitle && !gd.__config.modeBarButtonsToAdd) {  // once: the config stays
-      gd.__config.modeBarButtonsToRemove = [
-        ...(gd.__config.modeBarButtonsToRemove || []), "toImage"];
-      gd.__config.modeBarButtonsToAdd = [cleanCamera(Plotly, imageTitle)];
-    }
+    withCleanCamera(Plotly, gd.__config, imageTitle);  // once: the config stays
     return Plotly.react(gd, fig.data, fig.layout, gd.__config);
   });
   // in the chart's queue of draws (stepper.js's steps join it): a step asked for while

@@ -3,10 +3,11 @@
 (``explorer/export/interactive.js``) and the notebook widget (``explorer/export/notebook.js``)
 all load these same files, plain ES modules with no build step.
 
-They do four things only: ``arrays.js`` decodes plotly's typed arrays, ``record.js``
+They do five things only: ``arrays.js`` decodes plotly's typed arrays, ``record.js``
 decodes a fit's record and computes on it with the engine's arithmetic (F, p, the
-residuals), ``bindings.js`` applies a chart's bindings at a round, and ``stepper.js``
-(with ``stepper.css``) runs the round bar. Python decides everything a chart shows.
+residuals), ``bindings.js`` applies a chart's bindings at a round, ``stepper.js``
+(with ``stepper.css``) runs the round bar, and ``camera.js`` gives the toolbar's image
+the title Python wrote for files. Python decides everything a chart shows.
 
 No Python imports: a front end takes the files from here.
 """
@@ -16,5 +17,5 @@ from pathlib import Path
 FOLDER = Path(__file__).parent
 # in their import order: each module after those it imports
 MODULES = tuple(FOLDER / name for name in ("arrays.js", "record.js", "bindings.js",
-                                           "stepper.js"))
+                                           "stepper.js", "camera.js"))
 CSS = FOLDER / "stepper.css"  # the round bar's one rule set

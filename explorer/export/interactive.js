@@ -10,6 +10,7 @@
 
 import { bytes, decoded } from "./arrays.js";
 import stepper from "./stepper.js";
+import { withCleanCamera } from "./camera.js";
 
 function figure(json) {
   const fig = typeof json === "string" ? JSON.parse(json) : json;
@@ -45,6 +46,10 @@ for (const chart of lesson.charts) {
   gd.style.minHeight = (template.layout.height || 450) + "px";
   const config = structuredClone(lesson.config);
   config.toImageButtonOptions.filename = chart.filenames[chart.step.at];
+  // the toolbar's image takes the title without hints, as in the app
+  const imageTitle = config.imageTitle;
+  delete config.imageTitle;
+  withCleanCamera(window.Plotly, config, imageTitle);
   // on a touch screen, what the config says a touch screen changes (as component.js)
   const touch = config.touch || {};
   delete config.touch;

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from .. import browser
 from ..figures import bindings, pages
+from ..figures.hints import EXPORT_TITLE
 from ..figures.theme import TOUCH
 from ..numbers.record import encode
 from .images import ExportError
@@ -43,9 +44,13 @@ APP_URL = None
 NO_APP_URL = ("this file was made without the app's address (--app-url), so it has no "
               "link to it")
 MAX_BYTES = 25 * 2**20  # a lesson file above this is refused
-# the plotly config of a chart in a file or a notebook (each chart names its own image)
+# the plotly config of a chart in a file or a notebook (each chart names its own image);
+# imageTitle: the layout.meta key of the title without hints, which the toolbar's image
+# takes (explorer/browser/camera.js: interactive.js and notebook.js take it out of the
+# config plotly.js is given)
 CONFIG = dict(displaylogo=False, responsive=True, modeBarButtonsToRemove=["lasso2d", "select2d"],
-              toImageButtonOptions=dict(format="png", scale=2, filename="boosting"))
+              toImageButtonOptions=dict(format="png", scale=2, filename="boosting"),
+              imageTitle=EXPORT_TITLE)
 DEFAULT_BUDGET = 8 * 2**20  # what the default fit's file stays under (tests)
 
 # the modules, each after those it imports; the last one runs the page

@@ -123,6 +123,7 @@ async function render({ model, el }) {
   const modules = __explorerModules(doc, win);
   const stepper = modules["stepper.js"].default;
   const { decoded } = modules["arrays.js"];
+  const { withCleanCamera } = modules["camera.js"];
   const bar = root.querySelector(".explorer-bar");
   const charts = root.querySelector(".explorer-charts");
   let spec = null;
@@ -159,7 +160,11 @@ async function render({ model, el }) {
       gd.__base = structuredClone(template.layout);  // plotly.js writes into its copy
       gd.__zero = chart.step.zero ? figure(chart.step.zero, decoded) : null;
       gd.style.minHeight = (template.layout.height || 450) + "px";
-      gd.__queue = Plotly.newPlot(gd, template.data, gd.__base, structuredClone(spec.config));
+      const config = structuredClone(spec.config);
+      const imageTitle = config.imageTitle;  // the toolbar's image: the title without hints
+      delete config.imageTitle;
+      gd.__queue = Plotly.newPlot(gd, template.data, gd.__base,
+                                  withCleanCamera(Plotly, config, imageTitle));
     }
     stepTo(model.get("round"));  // the bar draws the new charts at the trait's round
   };
