@@ -7,10 +7,14 @@ Example::
         --view tree --formats png,html --out slides
     python -m explorer export --dataset sine --rounds 0,1,5,20 --out slides   # regression
     python -m explorer export --interactive --page tree --out lesson   # steps offline
+    python -m explorer export --compare outlier --rounds 10 --out slides   # Compare's views
+    python -m explorer export --sweep learning-rate=0.05,0.1 --sweep2 max-depth=1,3
 
 For each round it writes the view as PNG (at least 1920 px wide) and SVG; then
 a storyboard of all the rounds (PNG and SVG) and the fit's rounds as a
-self-contained HTML animation. With ``--interactive`` it writes a page of the app
+self-contained HTML animation. ``--compare PAIR`` writes the Compare page's views and
+``--sweep`` the Sweep page's instead, as the Slides page makes them
+(:mod:`explorer.export.groups`). With ``--interactive`` it writes a page of the app
 (``--page``) as one HTML file that steps through every round offline. The data and
 fit options, and their defaults, are the app's (``explorer.state``): one option for each
 fit setting of the app, split and leaf rules included, so a file matches what the app
