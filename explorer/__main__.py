@@ -216,9 +216,10 @@ def parser() -> argparse.ArgumentParser:
         "compare: the Compare page's two fits of the same data, side by side; writes each "
         "round's two models and the two fits' loss curves (PNG, SVG)")
     compare.add_argument("--compare", choices=PAIRS, metavar="PAIR",
-                         help="the pair: " + "; ".join(f"{key} ({text})" for key, (text, *_)
-                                                        in COMPARISONS.items())
-                         + f"; a regression's: {', '.join(REGRESSION_PAIRS)}")
+                         help=("the pair: " + "; ".join(f"{key} ({text})" for key, (text, *_)
+                                                         in COMPARISONS.items())
+                               + f"; a regression's: {', '.join(REGRESSION_PAIRS)}"
+                               ).replace("%", "%%"))  # argparse formats help with %
     out.add_argument("--out", type=Path, default=Path("exports"), metavar="DIR",
                      help="folder for the files, made if missing (default ./exports)")
     return top

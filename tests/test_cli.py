@@ -261,3 +261,13 @@ def test_compare_refuses_what_it_cannot_write(argv, said, tmp_path, capsys):
     assert cli.main(["export", *argv, "--n-rounds", "3", "--out", str(tmp_path)]) == 1
     assert said in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_the_help_names_every_pair(capsys):
+    """--help is formatted with %: a pair's text ("10% of labels flipped") must not break it."""
+    from explorer.state import COMPARISONS
+    with pytest.raises(SystemExit) as done:
+        cli.main(["export", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(key in text for key in COMPARISONS) and "10% of labels flipped" in text
