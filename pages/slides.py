@@ -59,7 +59,8 @@ def one_slide(ctx, s, names: dict, label: str, no_browser: bool) -> None:
         file_name=name("svg"), mime="image/svg+xml", key="slide_svg", on_click="ignore",
         disabled=no_browser, icon=":material/polyline:", width="stretch",
         help="Vector image: sharp at any size, editable in Inkscape or Illustrator.")
-    app.chart(app.figure(draw, *args, **kwargs), s, f"{view}-slide", key="chart_slide")
+    app.chart(app.figure(draw, *args, **kwargs), s, f"{view}-slide", key="chart_slide",
+              live=True)
     st.caption("Each chart's toolbar camera also saves any chart as it is, without its "
                "hints.")
 
@@ -187,8 +188,8 @@ def body(ctx):
     st.caption("If a download fails, the button says so for a few seconds: try again. "
                "The command line writes the same files: `python -m explorer export "
                "--help`.")
-    app.chart(app.figure(export.storyboard, *args, **options), s,
-                  f"{view}-storyboard")
+    app.chart(app.figure(export.storyboard, *args, **options), s, f"{view}-storyboard",
+              live=True)
     one_slide(ctx, s, names, label, no_browser)
     st.markdown("##### A lesson that steps offline")
     page = st.selectbox("Page of the lesson file", PAGES, format_func=str.capitalize,

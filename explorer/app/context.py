@@ -283,6 +283,9 @@ def lesson(ctx: Context, state: State, page: str, *traces) -> None:
 _PRESENT_FOLD = """<style>
 .st-key-pair, .st-key-splits_node,
 [data-testid="stHorizontalBlock"]:has(.st-key-sweep_axis) { display: none !important; }
+/* the Tree page's plane keeps the width its larger leaf labels are placed for (stepper.css
+   keeps the screen's 456 px; a phone opening a presenter's link scrolls it in its frame) */
+.explorer-chart[data-view="regions"] { min-width: 500px; }
 @media (max-height: 820px) {
   .block-container { padding-top: 4rem; }  /* the top bar's height */
   .block-container [data-testid="stVerticalBlock"] { gap: 0.4rem; }
