@@ -37,23 +37,23 @@ from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 # 181, test_browser_notebook 172, test_leaf_labels 172, test_export 148, test_app_leaf_maths
 # 138, test_lessons 136, test_browser_model_alias 112, test_formulas 108, test_warmup 107,
 # test_interactive 105, then 30-91 each; test_cluster and test_load (not measured here,
-# about 75 s together in CI) by that estimate. pytest-xdist (-n 2 --dist loadfile
+# about 75 s together in CI) by that estimate. test_browser_phone grew to 15 page loads
+# since (419 s in the 15:03 run, at a load of 2-15): fourth. pytest-xdist (-n 2 --dist loadfile
 # --no-loadscope-reorder, in the Makefile) hands out whole files in the order collected, to
 # whichever process is nearly done; its own order is by the number of tests, which sent a
 # file of two 45 s tests (test_chart_text.py) out last, to run alone while the other
 # process had nothing left. Longest first, the two end together. A file missing from the
 # list only runs later.
 LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_app.py",
-                 "test_chart_text.py", "test_browser_interactive.py",
+                 "test_browser_phone.py", "test_chart_text.py", "test_browser_interactive.py",
                  "test_browser_histogram.py", "test_cli.py", "test_browser_drawing.py",
                  "test_bindings.py", "test_browser_notebook.py", "test_leaf_labels.py",
                  "test_export.py", "test_cluster.py", "test_app_leaf_maths.py",
-                 "test_lessons.py", "test_load.py", "test_browser_model_alias.py",
-                 "test_formulas.py", "test_warmup.py", "test_interactive.py",
-                 "test_app_histogram.py", "test_app_slides.py", "test_app_sweep.py",
-                 "test_parity_sklearn.py", "test_parity_sklearn_ties.py",
-                 "test_browser_phone.py", "test_browser_presenter.py", "test_sample_table.py",
-                 "test_truth_items.py", "test_layers.py")
+                 "test_lessons.py", "test_load.py", "test_browser_presenter.py",
+                 "test_browser_model_alias.py", "test_formulas.py", "test_warmup.py",
+                 "test_interactive.py", "test_app_histogram.py", "test_app_slides.py",
+                 "test_app_sweep.py", "test_parity_sklearn.py", "test_parity_sklearn_ties.py",
+                 "test_sample_table.py", "test_truth_items.py", "test_layers.py")
 
 
 def pytest_collection_modifyitems(items):
