@@ -142,5 +142,5 @@ LEAF, SPLITS_PAGE = "pages/leaf_maths.py", "pages/splits.py"
 
 
 def storyboard(at) -> str:
-    """The Slides page's storyboard figure, as JSON text."""
-    return at.get("plotly_chart")[0].proto.spec
+    """The Slides page's storyboard figure, as JSON text (its chart component's)."""
+    return next(p["figure"] for p in chart_payloads(at) if p["view"].endswith("-storyboard"))

@@ -10,7 +10,8 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import ROUNDS, SLIDES, assert_clean, open_page, slides_registered, storyboard
+from apptest_helpers import (ROUNDS, SLIDES, assert_clean, chart_payloads, open_page,
+                             slides_registered, storyboard)
 from explorer.process import ROOT
 from export_helpers import assert_self_contained, png_size, svg_root
 
@@ -70,8 +71,8 @@ def test_slides_page_downloads_return_the_files(slides_app, deferred):
     buttons = {b.label: b for b in at.get("download_button")}
     assert list(buttons) == ["Storyboard PNG", "Storyboard SVG", "Animation HTML",
                              "Slide PNG", "Slide SVG"]
-    chart = at.get("plotly_chart")[0]
-    assert '"round 0"' in chart.proto.spec and '"round 20"' in chart.proto.spec
+    spec = _shown(at, "storyboard")
+    assert '"round 0"' in spec and '"round 20"' in spec
     for label in ("Storyboard PNG", "Storyboard SVG", "Animation HTML"):
         at.download_button(key={"Storyboard PNG": "slides_png", "Storyboard SVG": "slides_svg",
                                 "Animation HTML": "slides_html"}[label]).click().run()
@@ -91,7 +92,7 @@ def test_slides_page_follows_the_view_and_rounds(slides_app, deferred):
     at.radio(key="slides_view").set_value("tree").run()
     at.text_input(key="slides_rounds").set_value("1, 3, 99").run()
     assert_clean(at)
-    spec = at.get("plotly_chart")[0].proto.spec
+    spec = _shown(at, "storyboard")
     assert "Tree m on the plane at rounds 1, 3" in spec
     assert any("99" in c.value for c in at.caption)  # beyond the fit: left out, and said
     svg = deferred({b.label: b for b in at.get("download_button")}["Storyboard SVG"])
@@ -133,8 +134,14 @@ def test_slides_page_makes_any_view_a_slide_at_any_round_and_aspect(slides_app, 
         assert f"round {m}" in text, (view, text[:300])
         assert not re.search(r"click|hover|tap a", text, flags=re.I), (view, text[:300])
         # the page's preview is the slide itself: its size is the aspect's
-        preview = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]
+        preview = json.loads(_shown(at, "slide"))["layout"]
         assert (preview["width"], preview["height"]) == (w, h), (view, aspect)
+
+
+def _shown(at, which: str) -> str:
+    """The figure JSON of the page's slide (its chart component's), or its storyboard."""
+    return storyboard(at) if which == "storyboard" else next(
+        p["figure"] for p in chart_payloads(at) if p["view"].endswith("-slide"))
 
 
 def _svg_text(svg: bytes) -> str:
@@ -164,7 +171,7 @@ def test_slides_page_makes_the_compare_and_sweep_pages_views_slides(slides_app, 
         at.number_input(key="slide_round").set_value(m).run()
         at.radio(key="slide_aspect").set_value(aspect).run()
         assert_clean(at)
-        preview = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]
+        preview = json.loads(_shown(at, "slide"))["layout"]
         assert preview["title"]["text"].startswith(title), (view, preview["title"]["text"])
         assert (preview["width"], preview["height"]) == export.ASPECTS[aspect]
         assert f"round {m}" in preview["title"]["text"] + preview["title"]["subtitle"]["text"]
@@ -198,7 +205,7 @@ def test_slides_page_takes_the_states_sweep_and_pair(deferred):
     at.selectbox(key="slide_view").set_value("sweep-heat").run()
     assert_clean(at)
     assert any("`lr:0.1,1` and `depth:1,2`" in c.value for c in at.caption)
-    spec = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    spec = json.loads(_shown(at, "slide"))
     assert spec["layout"]["title"]["text"].startswith("Validation loss at round")
     assert [t["type"] for t in spec["data"]] == ["heatmap", "heatmap"]
     assert len(spec["data"][0]["z"]) == 2 and len(spec["data"][0]["z"][0]) == 2
@@ -207,9 +214,9 @@ def test_slides_page_takes_the_states_sweep_and_pair(deferred):
     at.selectbox(key="slide_view").set_value("compare-a").run()
     assert_clean(at)
     (_, (a_name, _), _, _) = COMPARISONS["outlier"]
-    title = json.loads(at.get("plotly_chart")[-1].proto.spec)["layout"]["title"]["text"]
+    title = json.loads(_shown(at, "slide"))["layout"]["title"]["text"]
     assert title.startswith(f"{a_name}: ") and "click" not in title.lower()
-    assert "flipped point #" in at.get("plotly_chart")[-1].proto.spec  # ringed, as on Compare
+    assert "flipped point #" in _shown(at, "slide")  # ringed, as on Compare
     names = [deferred.name(b) for b in at.get("download_button")]
     assert any("compare-outlier-a_" in n for n in names), names
 
