@@ -11,7 +11,9 @@ so that each fit is new: no cache holds it or its charts):
   the component got its new data);
 - stepping: until every chart that follows the round has its bindings again (steps in
   the browser), which comes in a second run (explorer/app/component.py ``bind_later``);
-- drawn / floor and stepping / floor.
+- drawn / floor and stepping / floor; and drawn / the app's own floor: the app without
+  its charts (``floor_app.py``, the same router, sidebar, fit and round bar), from the same
+  key press to the end of its run.
 
 The Sweep link changes "Min samples per leaf", so that all 16 cells are fitted anew; its
 drawn time is the issue's time to a drawn 4 x 4 sweep. Each page is loaded once; its
@@ -41,6 +43,24 @@ LINKS = {
 }
 READY = "[data-testid=stApp][data-test-script-state=notRunning]"
 BARE = Path(__file__).with_name("bare_slider.py")
+# the app without its charts: the same router, sidebar, fit and round bar (load.py --floor)
+FLOOR_APP = Path(__file__).with_name("floor_app.py")
+# before the key press on the floor app: the end of the run that the press starts
+ARM_RUN = """() => {
+    window.__pressed = performance.now();
+    window.__ranAt = null;
+    let began = false;
+    const app = document.querySelector('[data-testid=stApp]');
+    const seen = new MutationObserver(() => {
+        const now = app.dataset.testScriptState;
+        if (now === 'running') began = true;
+        if (began && now === 'notRunning' && window.__ranAt === null) {
+            window.__ranAt = performance.now();
+            seen.disconnect();
+        }
+    });
+    seen.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+}"""
 
 # Before the key press: each chart's data as last sent, and a listener on its draws
 ARM = """() => {
@@ -103,6 +123,30 @@ def floor_ms(browser, trials: int) -> list[float]:
         stop_process(server.process)
 
 
+def app_floor_ms(browser, trials: int) -> list[float]:
+    """The app without charts (floor_app.py): from the key press on its learning-rate
+    slider to the end of the run it starts (a new fit, the sidebar, the round bar)."""
+    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=FLOOR_APP)
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.set_default_timeout(120_000)
+        page.goto(server.url + "/?round=10")
+        page.wait_for_selector(".explorer-stepper")
+        out = []
+        for k in range(trials + 1):
+            page.wait_for_selector(READY, state="attached")
+            page.wait_for_timeout(500)
+            page.evaluate(ARM_RUN)
+            _press(page, "lr")
+            page.wait_for_function("() => window.__ranAt !== null", polling="raf")
+            if k:
+                out.append(page.evaluate("() => window.__ranAt - window.__pressed"))
+        page.close()
+        return out
+    finally:
+        stop_process(server.process)
+
+
 def link_ms(browser, server, link: str, key: str, trials: int) -> dict:
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(300_000)
@@ -138,6 +182,7 @@ def main() -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         floor = statistics.median(floor_ms(browser, args.trials))
+        app_floor = statistics.median(app_floor_ms(browser, args.trials))
         server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log")
         try:
             rows = {link: link_ms(browser, server, link, key, args.trials)
@@ -148,13 +193,14 @@ def main() -> None:
         browser.close()
     floor = min(floor, floor2)
     print(f"load average {os.getloadavg()[0]:.1f}; floor (bare slider, one 200 x 200 heat "
-          f"map): {floor:.0f} ms (runs {floor:.0f}, {floor2:.0f})")
-    print("| link | charts | drawn | x floor | stepping | x floor |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          f"map): {floor:.0f} ms (runs {floor:.0f}, {floor2:.0f}); the app without charts "
+          f"(floor_app.py, to its run's end): {app_floor:.0f} ms = {app_floor / floor:.2f}x")
+    print("| link | charts | drawn | x floor | x app floor | stepping | x floor |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for link, r in rows.items():
         d, b = statistics.median(r["drawn"]), statistics.median(r["bound"])
         print(f"| `{link}` ({links[link]}) | {r['charts']} | {d:.0f} ms | {d / floor:.2f}x "
-              f"| {b:.0f} ms | {b / floor:.2f}x |")
+              f"| {d / app_floor:.2f}x | {b:.0f} ms | {b / floor:.2f}x |")
 
 
 if __name__ == "__main__":
