@@ -1,7 +1,7 @@
 // The text of drawn plotly charts: pairs of texts that overlap, and texts that run past
 // their chart's edge. Loaded into a page by the tests (tests/chart_text.py); one call:
 //
-//   chartTextProblems(tolerance, least)  ->  [{chart, width, height, texts, overlaps, cut, small}]
+//   chartTextProblems(tolerance, least)  ->  [{chart, width, height, fixed, texts, overlaps, cut, small}]
 //
 // A chart is a plotly graph in the page (div.js-plotly-plot) or, on a page that is
 // just an exported SVG file, that <svg>. Every visible, non-empty <text> of the chart
@@ -174,8 +174,10 @@
       const svg = root.tagName.toLowerCase() === "svg" ? root : root.querySelector(".main-svg");
       const frame = svg.getBoundingClientRect();
       const title = root.querySelector(".gtitle");
+      // a slide names its file's width (root.layout.width): it does not follow the column
       return Object.assign({ chart: name(root, index), title: title ? title.textContent : "",
-                             width: Math.round(frame.width), height: Math.round(frame.height) },
+                             width: Math.round(frame.width), height: Math.round(frame.height),
+                             fixed: Boolean(root.layout && root.layout.width) },
                            check(root, frame, tolerance, least));
     });
   };

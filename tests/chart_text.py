@@ -35,12 +35,17 @@ def problems(page, tolerance: float = 1.5, least: float = 0) -> list[dict]:
     return page.evaluate(f"chartTextProblems({tolerance}, {least})")
 
 
+# no chart of a new fit still waits for its bindings (explorer/app/component.py bind_later)
+BOUND = "!document.querySelector('.explorer-chart[data-binding]')"
+
+
 def settle(page, charts: int) -> None:
     """Wait until the script has run and ``charts`` graphs are drawn and still."""
     page.wait_for_selector(READY, state="attached")
     if charts:
         page.wait_for_function(f"{DRAWN} >= {charts}")
     page.wait_for_selector(READY, state="attached")
+    page.wait_for_function(BOUND)
     still(page)
 
 

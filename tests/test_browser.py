@@ -19,7 +19,7 @@ from PIL import Image
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from apptest_helpers import PAGES, slides_registered
-from chart_text import frames_sent, now, press, quiet, received, steps_sent
+from chart_text import BOUND, frames_sent, now, press, quiet, received, steps_sent
 from export_helpers import png_size
 
 pytestmark = pytest.mark.browser
@@ -52,6 +52,7 @@ def wait_ready(page, charts: int = 1) -> None:
     if charts:
         page.wait_for_function(f"{CHARTS_DRAWN} >= {charts}")
         page.wait_for_function(BAR_LOADED)
+        page.wait_for_function(BOUND)  # a new fit's charts step in the browser
     # the engine's background compile shows its progress in a fragment that reruns every
     # second until it ends: those reruns are not the page's
     page.get_by_text("Compiling the").first.wait_for(state="detached")

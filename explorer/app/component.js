@@ -55,6 +55,8 @@ export default function (component) {
   gd.__trigger = setTriggerValue;
   gd.__draw = Boolean(data.draw);
   gd.setAttribute("data-view", data.view);
+  // a new fit's chart, drawn before its bindings come (component.py's bind_later)
+  gd.toggleAttribute("data-binding", Boolean(data.binding));
   // The same chart again (a rerun at rest sends the same bytes): nothing to redraw
   const sent = [data.figure, data.src, data.step, data.config];
   if (gd.__sent && sent.every((text, i) => text === gd.__sent[i])) return;

@@ -54,7 +54,9 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     :func:`chart`, both the same at every round and made once for every session on the
     same fit. ``fit`` is the page's context, or another fit on it as (trace, grid, key)
     (its record is then put on the page too). Without the browser's bar, or beyond the
-    tables' budget, (the figure at the State's round, None): the server steps it."""
+    tables' budget, (the figure at the State's round, None): the server steps it. A new
+    fit's chart, whose step is not made yet: (the figure at the State's round,
+    :data:`LATER`), its step made after the page (:func:`bind_later`)."""
     fit = fit if hasattr(fit, "trace") else Fit(*fit)
     before = (fit.trace,) if before is None else tuple(before)
     if modules_url() is None:
@@ -68,7 +70,7 @@ def following(fit, state: State, view: str, draw, *after, before=None,
         # a new fit: its figure at the State's round now, its bindings once the page is
         # drawn (bind_later); the chart steps through the server until then
         st.session_state.setdefault(_LATER, []).append((draw, args, kwargs, present))
-        return figure(draw, *before, state.round, *after, **kwargs), None
+        return figure(draw, *before, state.round, *after, **kwargs), LATER
     step = step or _steps().draw(draw, args, kwargs, present)
     if step.json.startswith('{"over"'):
         st.caption(f"This chart steps through the server, a round trip a step: "
@@ -105,8 +107,9 @@ def following(fit, state: State, view: str, draw, *after, before=None,
 
 
 # The charts of this run drawn before their bindings were made, as (draw, args, kwargs,
-# present) for _steps()
+# present) for _steps(); such a chart's step, for chart() (the page marks it as binding)
 _LATER = "_bind_later"
+LATER = "later"
 
 
 def bind_later(scope: str = "app") -> None:
@@ -231,6 +234,7 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
     in the browser.
     """
     drawn, step = drawn if isinstance(drawn, tuple) else (drawn, None)
+    binding, step = (True, None) if step == LATER else (False, step)
     key = key or f"chart_{view}"
     # a chart that follows the round is the same at every round (its file name is bound)
     config = chart_config(state.with_round(0) if step else state, view,
@@ -266,7 +270,7 @@ def chart(drawn: Drawn | tuple, state: State, view: str, *, key: str | None = No
     src = _blob_url(drawn) if step and blobs.served() else None
     component(key=key, data={"figure": "" if src else drawn.json, "src": src,
                              "config": json.dumps(config), "plotly": url, "view": view,
-                             "step": step or "null", "draw": draw},
+                             "step": step or "null", "draw": draw, "binding": binding},
               on_click_change=clicked)
 
 
