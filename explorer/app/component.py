@@ -66,7 +66,7 @@ def following(fit, state: State, view: str, draw, *after, before=None,
         step = _steps().cached(draw, args, kwargs, present)
     except Unnamed:  # no cache can hold it: bound now, as every run must
         step = _steps().draw(draw, args, kwargs, present)
-    if step is None and not store.repeating():
+    if step is None and fit.trace.n_rounds > LATER_ROUNDS and not store.repeating():
         # a new fit: its figure at the State's round now, its bindings once the page is
         # drawn (bind_later); the chart steps through the server until then
         st.session_state.setdefault(_LATER, []).append((draw, args, kwargs, present))
@@ -110,6 +110,9 @@ def following(fit, state: State, view: str, draw, *after, before=None,
 # present) for _steps(); such a chart's step, for chart() (the page marks it as binding)
 _LATER = "_bind_later"
 LATER = "later"
+# Below this many rounds a chart is bound at once: its binding costs about what the second
+# run that would send it does (0.1-0.3 s a page at 100 rounds, benchmarks/bench_binding.py)
+LATER_ROUNDS = 150
 
 
 def bind_later(scope: str = "app") -> None:
