@@ -192,3 +192,21 @@ def summary(found: list[dict]) -> list[str]:
             lines.append(f"{chart['chart']} ({chart['width']} px): a line break inside a "
                          f"sub- or superscript: {text!r}")
     return lines
+
+
+# The Curves chart's camera clicked (the app's and the lesson file's), plotly.js's download
+# watched: what the image is made of (the figure's title, the screen's, the file's options)
+CAMERA = """() => new Promise((resolve) => {
+    const gd = document.querySelector('.explorer-chart[data-view=curves]');
+    const button = gd.querySelector('.modebar-btn[data-title="Download plot"]');
+    if (!button) { resolve(null); return; }
+    const original = Plotly.downloadImage;
+    Plotly.downloadImage = (figure, options) => {
+        Plotly.downloadImage = original;
+        resolve({title: figure.layout.title.text, screen: gd.layout.title.text,
+                 cameras: gd.querySelectorAll('.modebar-btn[data-title^="Download plot"]').length,
+                 filename: options.filename, format: options.format});
+        return original(figure, options);
+    };
+    button.click();
+})"""

@@ -11,6 +11,7 @@ import pytest
 
 from explorer.export import interactive
 from explorer.figures import pages
+from chart_text import CAMERA
 from test_bindings import canonical
 from test_browser_bindings import DRAWN
 from test_interactive import data_of, lesson
@@ -46,24 +47,6 @@ def open_offline(browser, path):
     page.goto(path.as_uri())
     page.wait_for_function("document.documentElement.dataset.ready === 'true'")
     return page, tried, errors
-
-
-# The Curves chart's camera clicked, plotly.js's download watched: what the image is made
-# of (the figure's title, the screen's, the file's options); the file follows
-CAMERA = """() => new Promise((resolve) => {
-    const gd = document.querySelector('.explorer-chart[data-view=curves]');
-    const button = gd.querySelector('.modebar-btn[data-title="Download plot"]');
-    if (!button) { resolve(null); return; }
-    const original = Plotly.downloadImage;
-    Plotly.downloadImage = (figure, options) => {
-        Plotly.downloadImage = original;
-        resolve({title: figure.layout.title.text, screen: gd.layout.title.text,
-                 cameras: gd.querySelectorAll('.modebar-btn[data-title^="Download plot"]').length,
-                 filename: options.filename, format: options.format});
-        return original(figure, options);
-    };
-    button.click();
-})"""
 
 
 def camera(page, m: int) -> None:

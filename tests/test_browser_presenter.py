@@ -49,22 +49,6 @@ FIRST_ROW = {
     SWEEP: ("sweep_0_0", "sweep_0_1", "sweep_0_2"),
 }
 MIN_TEXT = 18  # px, at 1280 x 720
-# The camera of the Curves chart clicked, plotly.js's download watched: what the image is
-# made of (the figure's title, the screen's, the file's options); the file follows
-CAMERA = """() => new Promise((resolve) => {
-    const gd = document.querySelector('.js-plotly-plot[data-view=curves]');
-    const button = gd.querySelector('.modebar-btn[data-title="Download plot"]');
-    if (!button) { resolve(null); return; }
-    const original = Plotly.downloadImage;
-    Plotly.downloadImage = (figure, options) => {
-        Plotly.downloadImage = original;
-        resolve({title: figure.layout.title.text, screen: gd.layout.title.text,
-                 cameras: gd.querySelectorAll('.modebar-btn[data-title^="Download plot"]').length,
-                 filename: options.filename, format: options.format});
-        return original(figure, options);
-    };
-    button.click();
-})"""
 
 # [view, left, top, right, bottom] of each chart drawn, the bar's box, the window, how far
 # the page is scrolled, and the least size of any chart's title or tick label
@@ -134,7 +118,7 @@ def _look(page, path: str, m: int, size: dict, problems: list, seen: list) -> No
 def _camera(page) -> None:
     from explorer.figures.hints import clean_title
     with page.expect_download(timeout=120_000) as info:
-        shot = page.evaluate(CAMERA)
+        shot = page.evaluate(ct.CAMERA)
         assert shot is not None, "no camera of its own in the Curves chart's toolbar"
     name = info.value.suggested_filename
     assert name == f"{shot['filename']}.{shot['format']}", (name, shot)
