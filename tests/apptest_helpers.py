@@ -53,8 +53,24 @@ def chart_payloads(at: AppTest) -> list[dict]:
     (config and step decoded: they go as JSON text)."""
     payloads = [json.loads(c.proto.json) for c in at.get("bidi_component")
                 if c.proto.component_name == "explorer_chart"]
-    return [{**p, "config": json.loads(p["config"]), "step": json.loads(p["step"])}
-            for p in payloads if "figure" in p]
+    return [{**without_order(p), "config": json.loads(p["config"]),
+             "step": json.loads(p["step"])} for p in payloads if "figure" in p]
+
+
+def without_order(data: dict) -> dict:
+    """A component's data without its place among the session's (assets.py's _in_order:
+    loader.js's, not the chart's)."""
+    return {k: v for k, v in data.items() if k not in ("session", "order")}
+
+
+def orders(at: AppTest) -> dict[str, tuple[str, int]]:
+    """Each component's (session, place) by key: assets.py's _in_order."""
+    found = {}
+    for c in at.get("bidi_component"):
+        data = json.loads(c.proto.json) if c.proto.json else {}
+        if isinstance(data, dict) and "order" in data:
+            found[c.proto.id] = (data["session"], data["order"])
+    return found
 
 
 def charts(at: AppTest) -> list[dict]:

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import (APP, GOOD_CSV, LEAF, PAGES, ROUNDS, SPLITS_PAGE, THREE_CSV,
                              TIMEOUT, assert_clean, chart_payloads, chart_text, charts, new_app,
-                             open_clean, open_page, page_text, round_of, storyboard, unescape,
+                             open_clean, open_page, orders, page_text, round_of, storyboard, unescape,
                              upload)
 from explorer import dataset, figures
 from explorer.dataset import MAX_POINT_ROUNDS
@@ -594,6 +594,24 @@ def test_charts_follow_the_round_with_the_same_bytes_at_every_round():
         assert all(f"Tree {m}" in fig["layout"]["title"]["text"] for fig in charts(at)
                    if "Tree " in fig["layout"]["title"]["text"])
     assert payloads[0] == payloads[1]
+
+
+def test_a_components_place_changes_with_its_data_alone():
+    """loader.js drops data older than what an element took (assets.py's _in_order): a
+    rerun at rest sends each element's place unchanged, the same bytes; a new setting
+    gives every changed chart a later place in the same session."""
+    at = open_page("pages/tree.py", round=4, dseed=3)
+    first = orders(at)
+    assert first and len({session for session, _ in first.values()}) == 1
+    at.run()
+    assert orders(at) == first
+    at.slider(key="lr").set_value(0.3).run()
+    assert_clean(at)
+    later = orders(at)
+    charts_ = [k for k in later if k in first and later[k] != first[k]]
+    assert charts_, "no element's data changed with the learning rate"
+    assert all(later[k][0] == first[k][0] for k in later if k in first)
+    assert min(later[k][1] for k in charts_) > max(order for _, order in first.values())
 
 
 def test_a_chart_beyond_the_tables_budget_steps_through_the_server(monkeypatch):

@@ -7,6 +7,7 @@ test_bindings.py checks against the figure functions at every round."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import parse_qsl, urlparse
 
 import numpy as np
@@ -195,3 +196,31 @@ def test_a_new_settings_charts_are_drawn_first_then_step_in_the_browser(app_serv
     assert page.url.count("lr=0.11") == 1
     no_exception(page)
     page.close()
+
+
+def test_the_loader_drops_data_older_than_what_its_element_took(browser):
+    """Streamlit hands a component's data to its script once the script is imported, and
+    Chromium may resolve a first import after later ones: the older data, come late, is
+    dropped (loader.js; assets.py's _in_order gives each its place)."""
+    from explorer.app import assets
+    loader = (Path(assets.__file__).parent / "loader.js").read_text(encoding="utf-8")
+    page = browser.new_page()
+    page.set_content("<div id='chart'></div><div id='other'></div>")
+    took = page.evaluate("""async (loader) => {
+        window.took = [];
+        const url = (code) => 'data:text/javascript,' + encodeURIComponent(code);
+        const module = url('export default (c) => { window.took.push(' +
+                           '[c.parentElement.id, c.data.session, c.data.order]); }');
+        const run = (await import(url(loader.replaceAll('"MODULE"', JSON.stringify(module)))))
+            .default;
+        const call = (id, session, order) =>
+            run({data: {session, order}, parentElement: document.getElementById(id)});
+        // the second run's data handed over first, then the first run's, come late
+        await Promise.all([call('chart', 's', 2), call('chart', 's', 1)]);
+        await call('other', 's', 1);  // another element keeps its own place
+        await call('chart', 't', 1);  // another session (a restarted server): taken
+        await call('chart', 't', 1);  // the same data again (a rerun at rest): taken
+        return window.took;
+    }""", loader)
+    page.close()
+    assert took == [["chart", "s", 2], ["other", "s", 1], ["chart", "t", 1], ["chart", "t", 1]]

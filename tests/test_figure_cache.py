@@ -28,7 +28,9 @@ def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
                         lambda draw, *rest: drawn.append(draw.__qualname__) or build(draw, *rest))
 
     def visit(**query):
-        # a data seed no other test uses: a fit new to this process, whatever ran before
+        # a data seed no other test uses: a fit new to this process, whatever ran before;
+        # few enough rounds that its charts are bound at once
+        query.setdefault("rounds", component.LATER_ROUNDS)
         at = open_page("pages/model.py", data="circles", dseed=23, **query)
         assert_clean(at)
         return [p["figure"] for p in chart_payloads(at)]

@@ -81,7 +81,35 @@ def module_component(name: str, module: str, css: Path | None = None):
     loader = (_HERE / "loader.js").read_text(encoding="utf-8").replace(
         '"MODULE"', json.dumps(base + module))
     style = css.read_text(encoding="utf-8") if css else None
-    return st.components.v2.component(name, js=loader, css=style, isolate_styles=False)
+    return _in_order(st.components.v2.component(name, js=loader, css=style,
+                                                 isolate_styles=False))
+
+
+# Streamlit hands an element's data to its script after importing the script, and when two
+# runs come while the script still loads (a new fit's chart drawn first, then bound, in the
+# first second of a page), Chromium can resolve the first import last: the first run's
+# data then overwrote the second's (a chart left waiting for bindings it had been sent).
+# So each element's data carries its place among this session's (``order``, which changes
+# only with the data, so that a rerun at rest sends the same bytes), and loader.js drops
+# data older than what the element has taken.
+_ORDER = "_component_order"  # this session: (its token, the last place, {key: (data, place)})
+
+
+def _in_order(component):
+    def mount(*, key: str, data=None, **kwargs):
+        if isinstance(data, dict):
+            ss = st.session_state
+            if _ORDER not in ss:
+                ss[_ORDER] = (os.urandom(4).hex(), [0], {})
+            token, last, places = ss[_ORDER]
+            seen = hash(tuple(data.items()))
+            place = places.get(key)
+            if place is None or place[0] != seen:
+                last[0] += 1
+                place = places[key] = (seen, last[0])
+            data = {**data, "session": token, "order": place[1]}
+        return component(key=key, data=data, **kwargs)
+    return mount
 
 
 def chart_component():

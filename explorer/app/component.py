@@ -110,9 +110,9 @@ def following(fit, state: State, view: str, draw, *after, before=None,
 # present) for _steps(); such a chart's step, for chart() (the page marks it as binding)
 _LATER = "_bind_later"
 LATER = "later"
-# Below this many rounds a chart is bound at once: its binding costs about what the second
-# run that would send it does (0.1-0.3 s a page at 100 rounds, benchmarks/bench_binding.py)
-LATER_ROUNDS = 150
+# Up to this many rounds a chart is bound at once: its binding costs about what the second
+# run that would send it does (0.05-0.15 s a page at 50 rounds, benchmarks/bench_binding.py)
+LATER_ROUNDS = 50
 
 
 def bind_later(scope: str = "app") -> None:
