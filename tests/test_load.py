@@ -78,8 +78,8 @@ def test_a_restart_brings_thirty_students_and_a_browser_back_to_their_views(
         servers, private_browser):
     """Issue 48: the one process stopped and started again on its port (numba's cache
     warm) while 30 students step: each is back at its page, round and settings, with no
-    error. The issue's target is 10 s; bounded here at 30 s, since the figure depends on
-    the machine's load (benchmarks/README.md).
+    error. The time back is a speed target (10 s): benchmarks.load --restart measures it
+    (benchmarks/README.md); here only that everyone comes back, as they were.
 
     A real browser on the same process, with the frontend's own reconnect held back (its
     host-config ping fails until the page is loaded again): only the round bar's poll
@@ -120,16 +120,13 @@ def test_a_restart_brings_thirty_students_and_a_browser_back_to_their_views(
     finally:
         context.close()
     assert back is not None, "the browser did not come back"
-    at, view = back
+    view = back[1]
     assert view["url"] == url and view["errors"] == 0, view
     assert "ν = 0.2, depth ≤ 3" in view["captions"], view["captions"]
-    # the bar's poll (every 0.5 s) loaded the page again soon after the new process
-    # answered, whatever the frontend's pings would have waited
-    healthy = timing["at"] + timing["stop"] + timing["start"]
-    assert held["reloaded"] - healthy < 5, (held["reloaded"] - healthy, timing)
-    worst = max(b.seconds or float("inf") for b in backs)
-    assert at - timing["at"] < 30, (at - timing["at"], worst, timing)
+    # the frontend's own pings fail until the page is loaded again: the bar's poll did it,
+    # once the new process answered
+    assert held["reloaded"] > timing["at"] + timing["stop"], (held, timing)
     assert [b.error for b in backs if b.error] == [], load.failure_table(backs)
     assert all(b.affected for b in backs)
     assert [b.student for b in backs if not b.equal] == []
-    assert worst < 30, (load.failure_table(backs), timing)
+    assert [b.student for b in backs if b.seconds is None] == [], load.failure_table(backs)
