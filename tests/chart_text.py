@@ -24,7 +24,6 @@ PAGES = {
     "/slides": ((10,), 1, 1),  # a storyboard of its own rounds; the round bar is not used
 }
 WIDTHS = (1600, 1280)
-MODES = ("", "present=1")
 
 
 def problems(page, tolerance: float = 1.5, least: float = 0) -> list[dict]:
@@ -129,10 +128,9 @@ def press(page, key: str, times: int) -> float:
     }""", [key, times])
 
 
-def visit(page, base_url: str, path: str, m: int, mode: str) -> list[dict]:
-    """Open ``path`` at round m (in presenter mode when ``mode``) and check its charts."""
-    query = "&".join(x for x in (f"round={m}", mode) if x)
-    page.goto(f"{base_url}{path}?{query}")
+def visit(page, base_url: str, path: str, m: int) -> list[dict]:
+    """Open ``path`` at round m and check its charts."""
+    page.goto(f"{base_url}{path}?round={m}")
     return checked(page, path, m)
 
 

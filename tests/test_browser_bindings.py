@@ -31,8 +31,9 @@ DRAWN = """() => {
                      layout: L(gd.__drawn.layout)})));
 }"""
 
+# (each page on the default data, two classes, is test_browser_phone's, against the same
+# figures at a phone's width)
 LINKS = [
-    ("/?n=400", 2),                                  # two classes
     ("/?data=iris", 2),                              # three classes
     ("/?data=iris&pk=1&cls=2", 2),                   # p_k of one class
     ("/?data=sine&n=300", 1),                        # regression on one input
@@ -43,10 +44,6 @@ LINKS = [
     ("/tree?data=sine&n=300", 2),
     ("/sample?n=400&sample=5", 2),
     ("/sample?data=iris&sample=5", 2),
-    ("/curves?n=400", 1),
-    ("/compare?n=400", 3),
-    ("/leaf_maths?n=400", 1),
-    ("/tree?n=400&present=1", 3),                    # presenter mode
     ("/?split=histogram&bins=8", 2),                 # histogram trees: float64 comparisons
     ("/tree?data=iris&split=histogram", 3),
     # the Sweep page: each cell from its own record, the curves and heat map from tables

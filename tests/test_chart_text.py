@@ -1,7 +1,8 @@
 """Charts that go onto a slide as they are: no chart text on other text, none cut off.
 
 The check is tests/chart_text.js, run in Chromium on the drawn SVG of every chart: on
-every page at several rounds, in normal and presenter mode, at two window widths; and
+every page at several rounds, at two window widths (presenter mode on a projector's
+windows: test_browser_presenter.py); and
 on the exported SVG file of every view and storyboard, shown alone in a blank page.
 """
 
@@ -18,11 +19,11 @@ from explorer.numbers.grid import make_grid
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("mode", ct.MODES, ids=["normal", "presenter"])
-def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser, mode):
+def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser):
     """Each page opened once, in the wider window, at its first round; its other rounds
     reached with the round bar; then the window narrowed and the rounds checked again on
-    the way back."""
+    the way back. (Presenter mode's walk is test_browser_presenter's, on a projector's
+    windows.)"""
     wide, *narrower = ct.WIDTHS
     page = browser.new_page(viewport={"width": wide, "height": 1000})
     page.set_default_timeout(120_000)
@@ -40,7 +41,7 @@ def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser, m
     try:
         for path, (rounds, _, _) in ct.PAGES.items():
             page.set_viewport_size({"width": wide, "height": 1000})
-            check(path, wide, rounds[0], ct.visit(page, app_server.url, path, rounds[0], mode))
+            check(path, wide, rounds[0], ct.visit(page, app_server.url, path, rounds[0]))
             for m in rounds[1:]:
                 check(path, wide, m, ct.step(page, sent, path, m))
             for width in narrower:
