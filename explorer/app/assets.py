@@ -17,12 +17,19 @@ import shutil
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .. import browser
 
 _HERE = Path(__file__).parent
 ICON = _HERE / "icon.svg"  # the browser tab's icon
-_STATIC = _HERE.parents[1] / "static"  # served by Streamlit (config.toml)
+
+
+def _static_folder() -> Path:
+    """The folder Streamlit serves at app/static (config.toml): the one beside the main
+    script, app.py's (the benchmarks' floor app has its own)."""
+    ctx = get_script_run_ctx()
+    return Path(ctx.main_script_path).parent / "static" if ctx else _HERE.parents[1] / "static"
 
 
 def _static_url(source: Path, name: str) -> str | None:
@@ -30,11 +37,12 @@ def _static_url(source: Path, name: str) -> str | None:
     URL, or None when static serving is off (then st.plotly_chart is used)."""
     if not st.get_option("server.enableStaticServing"):
         return None
-    target = _STATIC / name
+    folder = _static_folder()
+    target = folder / name
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             target.parent.mkdir(parents=True, exist_ok=True)
-            ignore = _STATIC / ".gitignore"  # copies made at run time: keep them out of git
+            ignore = folder / ".gitignore"  # copies made at run time: keep them out of git
             if not ignore.exists():
                 ignore.write_text("# made by explorer/app/assets.py at run time\n*\n")
             partial = target.parent / f".{target.name}.{os.getpid()}.part"
