@@ -46,6 +46,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import split_links
 from explorer.process import APP, CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_process
 
 N_TOTAL = 2500  # with the default validation share 0.2: 2,000 training points
@@ -294,6 +295,8 @@ def link_numbers(browser, server, link: str, charts: int, steps: int) -> dict:
     page.goto(f"{server.url}{link}{join}round=10")
     page.wait_for_function(f"{CHARTS_DRAWN} >= {charts}")
     page.wait_for_function(AT_ROUND, arg=10)
+    # a new fit's charts are drawn first and bound a moment later (component.bind_later)
+    page.wait_for_function("!document.querySelector('.explorer-chart[data-binding]')")
     page.wait_for_timeout(2000)
     in_browser = page.evaluate(FOLLOWING + ".length") > 0
     times, redraws, changes = [], [], []
@@ -389,7 +392,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.cold:
         return cold_main()
-    links = ({link: LINKS.get(link, 1) for link in args.links.split(",") if link}
+    links = ({link: LINKS.get(link, 1) for link in split_links(args.links)}
              if args.links else LINKS)
     print(f"warm numba cache (separate process): {warm_numba_cache():.1f} s")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")

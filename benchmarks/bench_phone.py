@@ -31,6 +31,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from benchmarks import split_links
 from benchmarks.bench_app import (
     CHARTS_DRAWN,
     FOLLOWING,
@@ -123,7 +124,7 @@ def main() -> None:
                         help="Chromium's CPU throttling rate (4: a mid-range phone)")
     parser.add_argument("--links", default="", help="comma-separated links (default: LINKS)")
     args = parser.parse_args()
-    links = ({link: LINKS.get(link, 1) for link in args.links.split(",") if link}
+    links = ({link: LINKS.get(link, 1) for link in split_links(args.links)}
              if args.links else LINKS)
     print(f"warm numba cache (separate process): {warm_numba_cache():.1f} s")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")

@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import split_links
 from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 
 SWEEP = "/sweep?n=1250&rounds=500&sweep=lr:0.05,0.1,0.2,0.5&sweep2=depth:1,2,3,6"
@@ -177,7 +178,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--links", default="", help="comma-separated links (default: all)")
     args = parser.parse_args()
-    links = {k: LINKS.get(k, "lr") for k in args.links.split(",")} if args.links else LINKS
+    links = {k: LINKS.get(k, "lr") for k in split_links(args.links)} if args.links else LINKS
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
