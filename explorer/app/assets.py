@@ -100,7 +100,7 @@ def module_component(name: str, module: str, css: Path | None = None):
 # So each element's data carries its place among this session's (``order``, which changes
 # only with the data, so that a rerun at rest sends the same bytes), and loader.js drops
 # data older than what the element has taken.
-_ORDER = "_component_order"  # this session: (its token, the last place, {key: (data, place)})
+_ORDER = "_component_order"  # this session: (its token, [its last place], {key: (hash, place)})
 
 
 def _in_order(component):

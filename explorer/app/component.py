@@ -111,7 +111,9 @@ def following(fit, state: State, view: str, draw, *after, before=None,
 _LATER = "_bind_later"
 LATER = "later"
 # Up to this many rounds a chart is bound at once: its binding costs about what the second
-# run that would send it does (0.05-0.15 s a page at 50 rounds, benchmarks/bench_binding.py)
+# run that would send it does (0.1-0.3 s a page at 100 rounds, benchmarks/bench_binding.py,
+# and about half that at 50); beyond, drawing first halved the Model page's change of
+# setting at 500 rounds (benchmarks/README.md, bench_setting)
 LATER_ROUNDS = 50
 
 
