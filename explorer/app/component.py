@@ -84,7 +84,7 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     record = None
     if key not in placed:  # another fit on the page (Compare, Sweep), put there once a run
         record = getattr(fit, "record", None)  # a sweep cell's, made with its fit
-        record = record if record is not None else _record_bytes(key, fit.trace, fit.grid)
+        record = record or _record_bytes(key, fit.trace, fit.grid)
     # the whole page's budget: what its charts' tables and records weigh together
     weight = len(step.json) + (len(record) if record is not None else 0)
     if sum(placed.values()) + weight > PAGE_BYTES:
@@ -155,11 +155,14 @@ def follow(fit, state: State, chart: pages.Chart) -> tuple[Drawn, str | None]:
 
 
 class Fit(NamedTuple):
-    """A fit as :func:`following` needs it: its trace, its grid and its cache key."""
+    """A fit as :func:`following` needs it: its trace, its grid and its cache key; a sweep
+    cell's also its record (the browser's bytes, made with the fit and kept beside it;
+    None: made when the fit is put on the page)."""
 
     trace: object
     grid: object
     key: str
+    record: bytes | None = None
 
 
 # the records put on the page in this run (the bar's first), and the bytes of each one's

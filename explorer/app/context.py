@@ -25,7 +25,7 @@ from ..lessons import LESSONS
 from ..settings import Settings
 from ..state import State
 from . import controls, drawing as draw, store
-from .component import bind_later, forget_later, record_key
+from .component import Fit, bind_later, forget_later, record_key
 from .figure_cache import name as name_shared
 
 _CTX = "_ctx"
@@ -334,16 +334,6 @@ def page(title: str, drawing: bool = False, caption: bool = True) -> Context:
 # --- the Sweep page's fits -------------------------------------------------------------
 
 
-class Fitted(NamedTuple):
-    """A sweep cell's fit as the charts take it: trace, grid, cache key, and its record
-    (the browser's bytes, made with the fit and kept beside it)."""
-
-    trace: object
-    grid: Grid
-    key: str
-    record: bytes
-
-
 @st.cache_resource(show_spinner=False)
 def _sweep_fits() -> sweeping.FitCache:
     """The sweep cells' fits, grids and records, for every session:
@@ -352,7 +342,8 @@ def _sweep_fits() -> sweeping.FitCache:
 
 
 def _cell_job(job) -> tuple:
-    """Fit one cell (on a worker thread): (Fitted or the ValueError that stopped it, bytes)."""
+    """Fit one cell (on a worker thread): (its Fit, with its record, or the ValueError that
+    stopped it; its bytes)."""
     key, train, valid, params = job
     try:
         trace = fit(train.X, train.y, X_valid=None if valid is None else valid.X,
@@ -363,14 +354,14 @@ def _cell_job(job) -> tuple:
     # named, so that the figure caches know the same fit again (figure_cache.token)
     name_shared(trace, key)
     name_shared(grid, key + "|grid")
-    fitted = Fitted(trace, grid, key, b"")
+    fitted = Fit(trace, grid, key)
     # the record is named as the browser asks for it, as every fit's is
     fitted = fitted._replace(record=encode(trace, grid, record_key(fitted)))
     return fitted, trace.nbytes + grid.F.nbytes + len(fitted.record)
 
 
 def sweep_cells(ctx: Context, sweep: sweeping.Sweep, progress=None) -> list:
-    """Each cell's :class:`Fitted` (or the ValueError that stopped its fit), fitted on
+    """Each cell's :class:`~.component.Fit` (or the ValueError that stopped its fit), fitted on
     threads where not cached, ``progress(done, total)`` after each; or a str saying which
     setting to reduce when the sweep passes :data:`explorer.sweep.MAX_POINT_ROUNDS`."""
     jobs = []
