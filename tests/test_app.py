@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import (APP, GOOD_CSV, LEAF, PAGES, ROUNDS, SPLITS_PAGE, THREE_CSV,
                              TIMEOUT, assert_clean, chart_payloads, chart_text, charts, new_app,
-                             open_clean, open_page, orders, page_text, round_of, storyboard, unescape,
-                             upload)
+                             open_clean, open_page, orders, page_text, round_of, storyboard,
+                             unescape, upload)
 from explorer import dataset, figures
 from explorer.dataset import MAX_POINT_ROUNDS
 from explorer.figures import theme
@@ -608,10 +608,10 @@ def test_a_components_place_changes_with_its_data_alone():
     at.slider(key="lr").set_value(0.3).run()
     assert_clean(at)
     later = orders(at)
-    charts_ = [k for k in later if k in first and later[k] != first[k]]
-    assert charts_, "no element's data changed with the learning rate"
+    changed = [k for k in later if k in first and later[k] != first[k]]
+    assert changed, "no element's data changed with the learning rate"
     assert all(later[k][0] == first[k][0] for k in later if k in first)
-    assert min(later[k][1] for k in charts_) > max(order for _, order in first.values())
+    assert min(later[k][1] for k in changed) > max(order for _, order in first.values())
 
 
 def test_a_chart_beyond_the_tables_budget_steps_through_the_server(monkeypatch):
