@@ -101,51 +101,46 @@ def _press(page, key: str) -> None:
     page.locator(f".st-key-{key} input[type=range]").first.press("ArrowRight")
 
 
-def floor_ms(browser, trials: int) -> list[float]:
-    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=BARE)
+def _slider_ms(browser, app: Path, path: str, shown: str, arm: str, done: str,
+               elapsed: str, trials: int) -> list[float]:
+    """A script (``app``, opened at ``path`` until ``shown`` is on the page) at rest, then a
+    key press on its learning-rate slider: ``trials`` times after a first one not counted,
+    from ``arm`` (run just before the press) until ``done``, as ``elapsed`` gives it."""
+    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=app)
     try:
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.set_default_timeout(120_000)
-        page.goto(server.url + "/")
-        page.wait_for_selector(".gtitle")
+        page.goto(server.url + path)
+        page.wait_for_selector(shown)
         out = []
         for k in range(trials + 1):
             page.wait_for_selector(READY, state="attached")
-            page.evaluate(BARE_ARM)
+            page.wait_for_timeout(500)
+            page.evaluate(arm)
             _press(page, "lr")
-            page.wait_for_function(BARE_DONE, polling="raf")
-            ms = page.evaluate("() => performance.now() - window.__pressed")
+            page.wait_for_function(done, polling="raf")
+            ms = page.evaluate(elapsed)
             if k:
                 out.append(ms)
-            page.wait_for_timeout(300)
         page.close()
         return out
     finally:
         stop_process(server.process)
+
+
+def floor_ms(browser, trials: int) -> list[float]:
+    """The bare slider (bare_slider.py): from the key press until its heat map's title
+    names the new value."""
+    return _slider_ms(browser, BARE, "/", ".gtitle", BARE_ARM, BARE_DONE,
+                      "() => performance.now() - window.__pressed", trials)
 
 
 def app_floor_ms(browser, trials: int) -> list[float]:
     """The app without charts (floor_app.py): from the key press on its learning-rate
     slider to the end of the run it starts (a new fit, the sidebar, the round bar)."""
-    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=FLOOR_APP)
-    try:
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.set_default_timeout(120_000)
-        page.goto(server.url + "/?round=10")
-        page.wait_for_selector(".explorer-stepper")
-        out = []
-        for k in range(trials + 1):
-            page.wait_for_selector(READY, state="attached")
-            page.wait_for_timeout(500)
-            page.evaluate(ARM_RUN)
-            _press(page, "lr")
-            page.wait_for_function("() => window.__ranAt !== null", polling="raf")
-            if k:
-                out.append(page.evaluate("() => window.__ranAt - window.__pressed"))
-        page.close()
-        return out
-    finally:
-        stop_process(server.process)
+    return _slider_ms(browser, FLOOR_APP, "/?round=10", ".explorer-stepper", ARM_RUN,
+                      "() => window.__ranAt !== null",
+                      "() => window.__ranAt - window.__pressed", trials)
 
 
 def link_ms(browser, server, link: str, key: str, trials: int) -> dict:
