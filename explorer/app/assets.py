@@ -100,7 +100,7 @@ def module_component(name: str, module: str, css: Path | None = None):
 # So each element's data carries its place among this session's (``order``, which changes
 # only with the data, so that a rerun at rest sends the same bytes), and loader.js drops
 # data older than what the element has taken.
-_ORDER = "_component_order"  # this session: (its token, [its last place], {key: (hash, place)})
+_ORDER = "_component_order"  # this session: (its token, {key: (data's hash, place)})
 
 
 def _in_order(component):
@@ -108,13 +108,13 @@ def _in_order(component):
         if isinstance(data, dict):
             ss = st.session_state
             if _ORDER not in ss:
-                ss[_ORDER] = (os.urandom(4).hex(), [0], {})
-            token, last, places = ss[_ORDER]
+                ss[_ORDER] = (os.urandom(4).hex(), {})
+            token, places = ss[_ORDER]
             seen = hash(tuple(data.items()))
             place = places.get(key)
-            if place is None or place[0] != seen:
-                last[0] += 1
-                place = places[key] = (seen, last[0])
+            if place is None or place[0] != seen:  # after every place given so far
+                place = places[key] = (seen, 1 + max((p for _, p in places.values()),
+                                                     default=0))
             data = {**data, "session": token, "order": place[1]}
         return component(key=key, data=data, **kwargs)
     return mount
