@@ -8,6 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from explorer.figures import pages
+
 
 def test_sessions_on_one_view_share_its_figures(warm_engine, monkeypatch):
     """The figure cache: a second session at the same view and fit gets the first
@@ -64,7 +66,7 @@ def test_the_figure_cache_is_bounded_and_names_only_what_it_can(warm_engine):
     assert cache.builds == 2 and len(cache) == 0
     name(tr, "fit-a")
     name(grid, "fit-a|grid")
-    direct = figures.residual_map(tr, 3, grid, sample=1).to_json()
+    direct = pages.figure_json(figures.residual_map, (tr, 3, grid), dict(sample=1))[0]
     assert cache.draw(figures.residual_map, (tr, 3, grid), dict(sample=1)).json == direct
     for m in range(6):  # entries: the oldest go first
         cache.draw(figures.curves, (tr, m), {})
@@ -92,7 +94,8 @@ def test_the_figure_cache_from_many_threads_gives_each_call_its_own_figure(warm_
     X = np.random.default_rng(1).normal(size=(200, 2))
     tr = name(fit(X, (X[:, 0] * X[:, 1] > 0).astype(float), n_rounds=8), "threads")
     grid = name(make_grid(tr, resolution=30), "threads|grid")
-    expected = {m: figures.residual_map(tr, m, grid).to_json() for m in range(1, 9)}
+    expected = {m: pages.figure_json(figures.residual_map, (tr, m, grid), {})[0]
+                for m in range(1, 9)}
     cache = FigureCache()
     rounds = [1 + k % 8 for k in range(16)]
     random.Random(0).shuffle(rounds)

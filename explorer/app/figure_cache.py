@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..figures import bindings, pages, presented
+from ..figures import bindings, pages
 
 # Each shared trace and grid by the key of its cache entry. Weak: an evicted fit goes.
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -75,10 +75,8 @@ def token(value):
 
 def build(draw, args, kwargs, present: bool) -> Drawn:
     """Draw the figure (for a projector when ``present``) and serialise it."""
-    fig = draw(*args, **kwargs)
-    if present:
-        fig = presented(fig)
-    return Drawn(fig.to_json(), fig.layout.width, fig.layout.height)
+    text, size = pages.figure_json(draw, args, kwargs, present)
+    return Drawn(text, size["width"], size["height"])
 
 
 def build_step(draw, args, kwargs, present: bool) -> Drawn:

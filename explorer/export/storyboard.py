@@ -113,7 +113,7 @@ def _slide(fig: go.Figure, trace, m: int, label: str, data_label: str | None,
     settings and the round, at the aspect's size."""
     if aspect not in ASPECTS:
         raise ValueError(f"aspect must be one of {', '.join(ASPECTS)}; got {aspect!r}.")
-    spec = fig.to_plotly_json()
+    spec = panels.spec_of(fig)
     layout = spec["layout"]
     title = layout.get("title") or {}
     title = dict(title) if isinstance(title, dict) else dict(text=str(title))
@@ -326,8 +326,8 @@ def storyboard(trace, view: str, rounds: Sequence[int], grid: Grid | None = None
         panel = Panel(i + 1, x_domain=dx, y_domain=dy, x_labels=i + cols >= n,
                       y_labels=c == 0, legend=i == 0, coloraxis=True, colorbar_len=0.6,
                       message_width=32)
-        spec = _draw(trace, view, m, grid, feature_names, classes, target_name, k=k,
-                     panel=panel, **shared).to_plotly_json()
+        spec = panels.spec_of(_draw(trace, view, m, grid, feature_names, classes,
+                                    target_name, k=k, panel=panel, **shared))
         own = spec["layout"]
         data += spec["data"]
         layout_axes.update({key: own[key] for key in (f"xaxis{panel.suffix}",
@@ -386,8 +386,8 @@ def animation(trace, view: str, rounds: Sequence[int] | None = None,
     if view == "tree":
         rounds = [m for m in rounds if m > 0] or [1]
     grid = grid if grid is not None else make_grid(trace)
-    specs = [_draw(trace, view, m, grid, feature_names, classes, target_name,
-                   k=k).to_plotly_json() for m in rounds]
+    specs = [panels.spec_of(_draw(trace, view, m, grid, feature_names, classes, target_name,
+                                  k=k)) for m in rounds]
     # A frame replaces the title, and the shapes and labels (the tree view's leaves).
     frames = [dict(name=str(m), data=data,
                    layout=dict(title=s["layout"]["title"], shapes=s["layout"].get("shapes", []),

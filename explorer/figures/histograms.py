@@ -74,16 +74,17 @@ def split_finding(numbers: dict | None, m: int, node: int, *, feature_names=("x1
             sfx = "" if n == 1 else str(n)
             axes[f"xaxis{sfx}"] = dict(domain=[x0, x0 + width], anchor=f"y{sfx}",
                                        range=[-0.6, len(bins) - 0.4],
-                                       matches=None if row == 0 else f"x{col + 1 if col else ''}",
                                        showticklabels=row == 2,
                                        title=dict(text=f"bin of {name}" if row == 2 else ""))
+            if row:  # the lower rows follow the top one's bins
+                axes[f"xaxis{sfx}"]["matches"] = f"x{col + 1 if col else ''}"
             title = ("per bin: G<sub>b</sub>", "running sum G<sub>L</sub>",
                      esc(gain_name))[row] if col == 0 else ""
             # three rows: a few ticks each, or they meet (in presenter mode above all)
             axes[f"yaxis{sfx}"] = dict(domain=list(rows[row]), anchor=f"x{sfx}", nticks=4,
-                                       title=dict(text=title),
-                                       tickfont=dict(color=ORANGE) if row < 2 else None)
+                                       title=dict(text=title))
             if row < 2:  # H's own axis over the same plot, its 0 level with G's
+                axes[f"yaxis{sfx}"]["tickfont"] = dict(color=ORANGE)
                 g_range, h_range, h_ticks = _zero_aligned(fe[("G_b", "G_L")[row]],
                                                           fe[("H_b", "H_L")[row]])
                 axes[f"yaxis{sfx}"]["range"] = g_range

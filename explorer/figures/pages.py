@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from . import bindings
 from .charts import curves, sample_trajectory, tree_diagram
 from .model import model_view, sample_map_title
+from .panels import plain, to_json
 from .regions import tree_regions
 from .residuals import residual_map
 from .presenter import presented
@@ -50,8 +51,22 @@ class Chart:
 
     def at(self, m: int, present: bool = False):
         """The figure at round m (made for a projector when ``present``)."""
-        fig = self.draw(*self.before, m, *self.after, **self.kwargs)
-        return presented(fig) if present else fig
+        return figure(self.draw, (*self.before, m, *self.after), self.kwargs, present)
+
+
+def figure(draw, args: tuple, kwargs: dict, present: bool = False):
+    """``draw(*args, **kwargs)``, made for a projector when ``present``."""
+    fig = draw(*args, **kwargs)
+    return presented(fig) if present else fig
+
+
+def figure_json(draw, args: tuple, kwargs: dict, present: bool = False) -> tuple[str, dict]:
+    """:func:`figure` as plotly's JSON, drawn plain (not validated: :func:`.panels.to_json`),
+    and its layout's width and height where it names them."""
+    with plain():
+        fig = figure(draw, args, kwargs, present)
+    layout = fig["layout"] if isinstance(fig, dict) else fig.layout.to_plotly_json()
+    return to_json(fig), dict(width=layout.get("width"), height=layout.get("height"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,6 +196,9 @@ def step(chart: Chart, trace, grid, present: bool = False) -> dict:
     Raises :class:`explorer.figures.bindings.TooLarge` beyond the browser's budget."""
     bound = bindings.bind(chart.draw, trace, grid, chart.before, chart.after, chart.kwargs,
                           present=present)
-    zero = None if bound.zero is None else chart.at(0, present).to_json()
+    zero = None
+    if bound.zero is not None:
+        with plain():
+            zero = to_json(chart.at(0, present))
     return dict(at=bound.at, bindings=bound.bindings, zero=zero,
                 tables=base64.b64encode(bound.tables).decode("ascii"))

@@ -43,10 +43,11 @@ def _scaled(value, k: float):
     if isinstance(value, (int, float, np.integer, np.floating)):
         return float(value) * k
     if isinstance(value, dict) and "bdata" in value:
-        raw = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        return (raw.astype(np.float32) * k).astype(np.float32)
+        value = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
     if isinstance(value, (list, tuple, np.ndarray)):
-        return (finite(np.asarray(value, dtype=float)) * k).astype(np.float32)
+        # in float32, whether the figure came validated (its arrays as typed arrays) or
+        # plain: both give the same bytes
+        return finite(value).astype(np.float32) * np.float32(k)
     return value
 
 
@@ -133,7 +134,7 @@ def _at_least(spec: dict, size: float) -> None:
                 if key == "tickfont":
                     floor(value)
                 elif key == "title" and isinstance(value, dict):
-                    floor(value.setdefault("font", {}))
+                    floor(value.get("font"))
                 if key != "template":
                     walk(value)
         elif isinstance(node, list):

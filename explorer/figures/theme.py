@@ -22,7 +22,9 @@ PROBA_SCALE = [[0.0, "#7fb0e0"], [0.25, "#c4daf1"], [0.5, "#f7f7f7"],
 DIVERGING = [[0.0, "#174a85"], [0.2, "#4f8cc9"], [0.4, "#bcd5ee"], [0.5, "#f4f4f4"],
              [0.6, "#f9c99a"], [0.8, "#e8822a"], [1.0, "#a34a00"]]
 # A regression's target values and F: sequential, light to dark (no sign to show).
-VALUE_SCALE = "Viridis"
+# plotly's Viridis, spelled out as its validation spells it: plotly.js has a Viridis of
+# its own, with other stops, and a figure sent unvalidated (panels.to_json) would get it.
+VALUE_SCALE = [list(stop) for stop in go.Heatmap(colorscale="Viridis").colorscale]
 FONT_FAMILY = "Inter, Segoe UI, Helvetica, Arial, sans-serif"
 FONT = dict(family=FONT_FAMILY, size=15, color=INK)
 
