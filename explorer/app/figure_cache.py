@@ -99,6 +99,14 @@ def _key(draw, args, kwargs, present) -> tuple:
             tuple(sorted((k, token(v)) for k, v in kwargs.items())), present)
 
 
+class _Flight:
+    """A figure being drawn: the sessions that ask for it meanwhile wait for this one."""
+
+    def __init__(self):
+        self.done = threading.Event()
+        self.drawn: Drawn | None = None
+
+
 class FigureCache:
     """Least recently used figures, bounded in entries and in bytes of JSON.
 
@@ -109,21 +117,42 @@ class FigureCache:
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self.builder = builder
         self._items: OrderedDict[tuple, Drawn] = OrderedDict()
+        self._flying: dict[tuple, _Flight] = {}
         self._bytes = 0
         self._lock = threading.Lock()
         self.builds = 0  # figures drawn (misses), for tests and the load harness
 
     def draw(self, draw, args: tuple, kwargs: dict, present: bool = False) -> Drawn:
         """``draw(*args, **kwargs)`` as a :class:`Drawn`, from the cache when the same call
-        was drawn before. Two sessions missing at once may both draw; both get the same."""
+        was drawn before. A session asking for a figure another is drawing waits for that
+        one: a class opening one link at once (or coming back after a restart) draws each
+        figure once, where every session drew its own before."""
         try:
             key = _key(draw, args, kwargs, present)
         except Unnamed:
             return self._build(draw, args, kwargs, present)
-        found = self._found(key)
-        if found is not None:
-            return found
-        drawn = self._build(draw, args, kwargs, present)
+        with self._lock:
+            found = self._found(key)
+            if found is not None:
+                return found
+            flight = self._flying.get(key)
+            first = flight is None
+            if first:
+                flight = self._flying[key] = _Flight()
+        if not first:
+            flight.done.wait()
+            # the first's figure, or (it raised) this session's own try, raising as it did
+            return flight.drawn or self._build(draw, args, kwargs, present)
+        try:
+            flight.drawn = drawn = self._build(draw, args, kwargs, present)
+            self._keep(key, drawn)
+            return drawn
+        finally:
+            with self._lock:
+                del self._flying[key]
+            flight.done.set()
+
+    def _keep(self, key, drawn: Drawn) -> None:
         size = len(drawn.json)
         with self._lock:
             if key not in self._items and size <= self.max_bytes:
@@ -132,19 +161,20 @@ class FigureCache:
                 while len(self._items) > self.max_entries or self._bytes > self.max_bytes:
                     _, old = self._items.popitem(last=False)
                     self._bytes -= len(old.json)
-        return drawn
 
     def cached(self, draw, args: tuple, kwargs: dict, present: bool = False) -> Drawn | None:
         """What :meth:`draw` would return if the cache has it, else None (nothing drawn);
         raises :class:`Unnamed` for a call the cache can never hold."""
-        return self._found(_key(draw, args, kwargs, present))
+        key = _key(draw, args, kwargs, present)
+        with self._lock:
+            return self._found(key)
 
     def _found(self, key) -> Drawn | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
+        """The entry of ``key``, now the most recently used, or None (the lock held)."""
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
 
     def _build(self, draw, args, kwargs, present) -> Drawn:
         with self._lock:
