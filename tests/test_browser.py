@@ -69,8 +69,11 @@ def follow_link(page, link) -> None:
     A run begins as a change of the app's script state from rest, or from a rerun
     requested: the page may be changed while a run is going (the round bar holds a link
     at most a few seconds), and then the new page's run follows the old one's with no rest
-    between. Each change is logged, for the message if none comes."""
+    between. Or it shows as the new address alone: a run whose start and end reach the
+    page in one batch leaves the state where it was (React writes the last of the two).
+    Each change is logged, for the message if none comes."""
     page.evaluate("""() => {
+        window.__from = location.href;
         window.__switched = false;
         window.__switchLog = [];
         const app = document.querySelector('[data-testid=stApp]');
@@ -87,7 +90,7 @@ def follow_link(page, link) -> None:
     }""")
     link.dispatch_event("click")
     try:
-        page.wait_for_function("() => window.__switched")
+        page.wait_for_function("() => window.__switched || location.href !== window.__from")
     except Exception as error:  # say what was seen, not only that the wait ran out
         seen = page.evaluate("""() => ({ at: location.href, log: window.__switchLog,
             state: document.querySelector('[data-testid=stApp]')?.dataset.testScriptState })""")
