@@ -133,7 +133,7 @@ def payload(trace, grid, state, names: dict, page: str, key: str) -> tuple[str, 
         tables.append(raw)
         step["tables"] = [offset, len(raw)]
         offset += len(raw)
-        template = chart.at(step["at"], state.present).to_json()
+        template = chart.json_at(step["at"], state.present)
         charts.append(f'{{"view":{json.dumps(chart.view)},"wide":{json.dumps(chart.wide)},'
                       f'"figure":{template},'
                       f'"step":{json.dumps(step, separators=(",", ":"))}}}')

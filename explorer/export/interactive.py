@@ -202,7 +202,7 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
                 f"its {chart.view} chart passes what a browser steps through ({error}; "
                 f"at most {bindings.MAX_ROUNDS} rounds and "
                 f"{bindings.MAX_TABLE_BYTES // 2**20} MB of tables a chart)")) from None
-        template = chart.at(step["at"], state.present).to_json()
+        template = chart.json_at(step["at"], state.present)
         files = [f"boosting_{chart.view}_{state.with_round(m).slug()}"
                  for m in range(trace.n_rounds + 1)]
         charts.append(f'{{"view":{json.dumps(chart.view)},"record":{json.dumps(c_key)},'

@@ -53,6 +53,10 @@ class Chart:
         """The figure at round m (made for a projector when ``present``)."""
         return figure(self.draw, (*self.before, m, *self.after), self.kwargs, present)
 
+    def json_at(self, m: int, present: bool = False) -> str:
+        """:meth:`at` as the browser gets it (:func:`figure_json`)."""
+        return figure_json(self.draw, (*self.before, m, *self.after), self.kwargs, present)[0]
+
 
 def figure(draw, args: tuple, kwargs: dict, present: bool = False):
     """``draw(*args, **kwargs)``, made for a projector when ``present``."""
@@ -196,9 +200,6 @@ def step(chart: Chart, trace, grid, present: bool = False) -> dict:
     Raises :class:`explorer.figures.bindings.TooLarge` beyond the browser's budget."""
     bound = bindings.bind(chart.draw, trace, grid, chart.before, chart.after, chart.kwargs,
                           present=present)
-    zero = None
-    if bound.zero is not None:
-        with plain():
-            zero = to_json(chart.at(0, present))
+    zero = None if bound.zero is None else chart.json_at(0, present)
     return dict(at=bound.at, bindings=bound.bindings, zero=zero,
                 tables=base64.b64encode(bound.tables).decode("ascii"))
