@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from plotly.colors import hex_to_rgb
 
 from explorer.figures import theme
@@ -25,3 +26,13 @@ def test_the_print_template_is_the_screens_on_opaque_white():
     # the screen's axis settings are kept, with darker lines for a projector
     assert layout.xaxis.gridcolor == theme.TEMPLATE["layout"]["xaxis"]["gridcolor"]
     assert layout.xaxis.linecolor != theme.TEMPLATE["layout"]["xaxis"]["linecolor"]
+
+
+def test_a_scale_is_sampled_colour_for_colour_as_plotly_samples_it():
+    from plotly.colors import sample_colorscale
+    rng = np.random.default_rng(3)
+    # the stops, the ends, halves that round either way, and thousands of points between
+    points = sorted({0.0, 1.0, *(s for s, _ in theme.DIVERGING), *(k / 1020 for k in range(1021)),
+                     *rng.random(5000).tolist()})
+    for scale in (theme.DIVERGING, theme.PROBA_SCALE, theme.VALUE_SCALE, "Viridis"):
+        assert theme.colours_at(scale, points) == sample_colorscale(scale, points), scale

@@ -10,7 +10,6 @@ import textwrap
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..numbers import summaries
@@ -20,7 +19,7 @@ from ..text import leaf_symbol, no_tree, number, settled, signed
 from .classes import class_trajectory
 from .layout import text_width
 from .panels import base_layout, empty_figure, esc, finite, make_figure, round_marker
-from .theme import DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR
+from .theme import DIVERGING, INK, MUTED, ORANGE, TRAIN_COLOR, VALID_COLOR, colours_at
 
 # --- 5. loss and accuracy against rounds ---------------------------------------------
 
@@ -198,8 +197,7 @@ def tree_diagram(trace, m: int, *, feature_names=("x1", "x2"), leaf: int | None 
     ex, ey = [], []
     notes, hover = [], []
     font_size = 13 if not compact else 11 if not tiny else 9
-    # the leaves' colours in one call (plotly checks the colour scale at each)
-    shades = dict(zip(np.flatnonzero(is_leaf).tolist(), sample_colorscale(
+    shades = dict(zip(np.flatnonzero(is_leaf).tolist(), colours_at(
         DIVERGING, (0.5 + 0.3 * values[is_leaf] / vmax).tolist()))) if is_leaf.any() else {}
     stops = {} if trace.is_multiclass else summaries.exact_stops(trace, m)
     for k in range(len(tree)):  # (the class k is not needed below: name and rule have it)

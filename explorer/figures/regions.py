@@ -13,7 +13,6 @@ import textwrap
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
 
 from ..numbers.grid import Grid
 from ..numbers.summaries import (STOP_MARK, exact_stops, leaf_rule, most_leaves, resolve_leaf,
@@ -25,7 +24,7 @@ from .layout import LABEL, LABELS_PLACED
 from .panels import (ALONE, Panel, base_layout, class_names, colorbar, empty_figure, esc, f32,
                      finite, make_figure, marker_size, plane_layout, scatter_type,
                      selected_ring)
-from .theme import CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE
+from .theme import CLASS_COLORS, DIVERGING, INK, MUTED, ORANGE, colours_at
 
 
 def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
@@ -72,9 +71,8 @@ def tree_regions(trace, m: int, grid: Grid, *, feature_names=("x1", "x2"),
                   mark=STOP_MARK if int(b["node"]) in stops else "") for b in visible],
             (grid.lo[0], grid.hi[0]), (grid.lo[1], grid.hi[1]), text_size, leaf_symbol(trace))
     selected = None
-    # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours; one call
-    # for all the leaves (plotly checks the colour scale at each)
-    colors = sample_colorscale(DIVERGING, [
+    # (g - lo) / (hi - lo) on [-vmax, vmax], as plotly places the marker colours
+    colors = colours_at(DIVERGING, [
         min(max((float(values[int(b["node"])]) + vmax) / (vmax + vmax), 0.0), 1.0)
         for b in visible])
     for b, color in zip(visible, colors):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
 
 from .. import losses
 from ..best_round import best_round
@@ -29,7 +28,7 @@ from ..numbers.terms import class_shade, grid_probabilities
 from .classes import _class_scale, class_boundaries
 from .layout import COLUMN_PX, PLOT_PX
 from .panels import base_layout, boundary_trace, esc, f32, finite, make_figure, plain
-from .theme import INK, MUTED, ORANGE, PROBA_SCALE, VALUE_SCALE
+from .theme import INK, MUTED, ORANGE, PROBA_SCALE, VALUE_SCALE, colours_at
 
 CELL_HEIGHT = 250
 SWEEP_SCALE = "Viridis"  # the curves' colours along the first swept setting
@@ -37,8 +36,7 @@ SWEEP_SCALE = "Viridis"  # the curves' colours along the first swept setting
 
 def colours(n: int) -> list[str]:
     """``n`` colours along the sequential scale, dark to light (one: its middle)."""
-    return sample_colorscale(SWEEP_SCALE, [0.45] if n == 1 else
-                             [0.85 * i / (n - 1) for i in range(n)])
+    return colours_at(SWEEP_SCALE, [0.45] if n == 1 else [0.85 * i / (n - 1) for i in range(n)])
 
 
 def loss_at(trace, m: int) -> tuple[str, float]:
