@@ -252,6 +252,15 @@ def test_exported_file_names_state_the_datas_own_size(tmp_path):
     assert State(data="moons", n=250).slug().startswith("moons250_")
 
 
+def test_the_toolbars_file_name_at_each_round_is_that_rounds_slug():
+    from explorer.app.component import _file_names
+    from explorer.state import State
+    for state in (State(), State(data="iris", n=400, round=7, split="histogram"),
+                  State(data="upload", leafrule="exact", split="hessian", rounds=12)):
+        names = _file_names(state, "update", 12)
+        assert names == [f"boosting_update_{state.with_round(m).slug()}" for m in range(13)]
+
+
 # Issue 44, item 6 ------------------------------------------------------------------
 
 
