@@ -135,9 +135,14 @@ class Run:
     at: float = 0.0  # time.monotonic() when it finished
     alerts: tuple = ()  # the text of each st.error / warning / info box of the run
     # time.monotonic() when its view was first whole on screen: a new fit's charts are
-    # drawn by a first part of the run, which then repeats itself to send their bindings
-    # (explorer/app/component.py bind_later); else when it finished
+    # drawn by a first part of the run, which then binds them (explorer/app/component.py
+    # bind_later, whose placeholder is an empty element) and repeats itself to send their
+    # bindings: the view is whole at the first part's last other element; else when the
+    # run finished
     shown: float = 0.0
+    # when the first part ended, the bindings made (the view as before, stepping in the
+    # browser again); else when the run finished
+    bound: float = 0.0
 
 
 @dataclass
@@ -397,7 +402,7 @@ class Session:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         n = nbytes = 0
-        shown = 0.0
+        shown = bound = viewed = 0.0
         captions = []
         self._alerts = []
         while True:
@@ -407,6 +412,9 @@ class Session:
             msg = ForwardMsg()
             msg.ParseFromString(raw)
             what = msg.WhichOneof("type")
+            if what == "delta" and not (msg.delta.WhichOneof("type") == "new_element" and
+                                        msg.delta.new_element.WhichOneof("type") == "empty"):
+                viewed = time.monotonic()
             if msg.metadata.cacheable and msg.hash:
                 self._held[msg.hash] = self._runs
             elif what == "ref_hash":
@@ -421,7 +429,8 @@ class Session:
             elif what == "script_finished":
                 status = msg.script_finished
                 if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    shown = shown or time.monotonic()
+                    bound = bound or time.monotonic()
+                    shown = shown or viewed or bound
                     continue  # st.rerun() inside the script: the run goes on
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise SessionError("the script did not compile")
@@ -429,7 +438,7 @@ class Session:
                 now = time.monotonic()
                 return Run(kind, time.perf_counter() - started, n, nbytes, self.round,
                            self.rounds, "\n".join(c for c in captions if c), now,
-                           tuple(self._alerts), shown or now)
+                           tuple(self._alerts), shown or now, bound or now)
 
     def _read_delta(self, delta) -> str:
         """Note widget ids, fragment ids and the round label; return a caption's text."""
@@ -601,6 +610,7 @@ class Back:
     before: str  # the process (X-Upstream, or the server's port) it was on
     after: str = ""
     seconds: float | None = None  # from the kill to the run that showed its view again
+    bound: float | None = None  # to that run's charts stepping in the browser again
     linked: float | None = None  # from the kill to the WebSocket open that led there
     how: str = ""  # "rerun", "bar" or "reload" (Session.recover)
     equal: bool | None = None  # page, round and settings as before
@@ -668,6 +678,7 @@ async def _student(i: int, url: str, clock: dict, think: float, killed: dict,
                 break
             runs.append(run)
             back.seconds = run.shown - killed["at"]  # the view on screen again
+            back.bound = run.bound - killed["at"]
             back.linked = session.connected_at - killed["at"]
             back.after = session.upstream or url
             link = dict(view[1])  # a setting at its default is not in the link
@@ -713,20 +724,22 @@ async def failure(url: str, n: int, kill, *, before: float = 6.0, after: float =
 
 def failure_table(backs: list) -> str:
     lines = [f"{'student':>7} {'process':>16} {'then on':>16} {'linked s':>8} "
-             f"{'back s':>7} {'how':>7} {'view equal':>10}  error"]
+             f"{'back s':>7} {'bound s':>7} {'how':>7} {'view equal':>10}  error"]
     for b in backs:
         if not b.affected and not b.error:
             lines.append(f"{b.student:>7} {b.before:>16} {'(untouched)':>16} {'-':>8} "
-                         f"{'-':>7} {'-':>7} {'-':>10}")
+                         f"{'-':>7} {'-':>7} {'-':>7} {'-':>10}")
             continue
         seconds = "-" if b.seconds is None else f"{b.seconds:.2f}"
+        bound = "-" if b.bound is None else f"{b.bound:.2f}"
         linked = "-" if b.linked is None else f"{b.linked:.2f}"
         equal = "-" if b.equal is None else ("yes" if b.equal else "NO")
         lines.append(f"{b.student:>7} {b.before:>16} {b.after:>16} {linked:>8} {seconds:>7} "
-                     f"{b.how:>7} {equal:>10}  {b.error}")
+                     f"{bound:>7} {b.how:>7} {equal:>10}  {b.error}")
     hit = [b for b in backs if b.affected]
     lines.append(f"{len(hit)} of {len(backs)} students on the process that died; back in "
-                 f"{_spread([b.seconds for b in hit])}, connected again in "
+                 f"{_spread([b.seconds for b in hit])} (stepping in the browser again in "
+                 f"{_spread([b.bound for b in hit])}), connected again in "
                  f"{_spread([b.linked for b in hit])}, its first run after that "
                  f"{_spread([b.seconds - b.linked for b in hit if b.linked is not None])}; "
                  f"views equal {sum(bool(b.equal) for b in hit)} of {len(hit)}; errors "
@@ -1062,7 +1075,8 @@ def _failures(args) -> int:
               f" s of CPU, and {timing['cpu_back']:.1f} s by the time the last student was "
               f"back; load average {timing['load']:.1f} then ({os.cpu_count()} cores)")
     print("linked s: from the kill to the WebSocket that brought the view back; back s: "
-          "to the run that shows it;\nhow: rerun = Streamlit's frontend reconnected and "
+          "to the run that shows it\n(its last element before a new fit's charts are bound); "
+          "bound s: to those bindings made (the run's\nfirst part over);\nhow: rerun = Streamlit's frontend reconnected and "
           "reran (its last run was a fragment's), bar = the\nround bar's round after the "
           "frontend reconnected, reload = the bar loaded the page again at its link (a new\n"
           "session: its poll found a new process, or its watchdog the session gone); view "

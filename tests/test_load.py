@@ -130,3 +130,5 @@ def test_a_restart_brings_thirty_students_and_a_browser_back_to_their_views(
     assert all(b.affected for b in backs)
     assert [b.student for b in backs if not b.equal] == []
     assert [b.student for b in backs if b.seconds is None] == [], load.failure_table(backs)
+    # each view is shown no later than its charts' bindings arrive
+    assert all(b.seconds <= b.bound for b in backs), load.failure_table(backs)
