@@ -13,7 +13,9 @@ so that each fit is new: no cache holds it or its charts):
   the browser), which comes in a second run (explorer/app/component.py ``bind_later``);
 - drawn / floor and stepping / floor; and drawn / the app's own floor: the app without
   its charts (``floor_app.py``, the same router, sidebar, fit and round bar), from the same
-  key press to the end of its run.
+  key press to the end of its run;
+- drawn / the page's own figures redrawn by a bare script with st.plotly_chart
+  (``bare_figures.py``: the same figures, made beforehand, at each key press).
 
 The Sweep link changes "Min samples per leaf", so that all 16 cells are fitted anew; its
 drawn time is the issue's time to a drawn 4 x 4 sweep. Each page is loaded once; its
@@ -28,7 +30,6 @@ import argparse
 import os
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
 from benchmarks import split_links
@@ -44,6 +45,13 @@ LINKS = {
 }
 READY = "[data-testid=stApp][data-test-script-state=notRunning]"
 BARE = Path(__file__).with_name("bare_slider.py")
+# the Tree page's own figures redrawn by a bare script (bare_figures.py): the page's floor
+BARE_FIGURES = Path(__file__).with_name("bare_figures.py")
+FIGURES_ARM = ("() => { window.__titles = [...document.querySelectorAll('.gtitle')]"
+               ".map(t => t.textContent); window.__pressed = performance.now(); }")
+FIGURES_DONE = ("() => { const now = [...document.querySelectorAll('.gtitle')]"
+                ".map(t => t.textContent); return now.length >= window.__titles.length"
+                " && window.__titles.every(t => !now.includes(t)); }")
 # the app without its charts: the same router, sidebar, fit and round bar (load.py --floor)
 FLOOR_APP = Path(__file__).with_name("floor_app.py")
 # before the key press on the floor app: the end of the run that the press starts
@@ -102,11 +110,11 @@ def _press(page, key: str) -> None:
 
 
 def _slider_ms(browser, app: Path, path: str, shown: str, arm: str, done: str,
-               elapsed: str, trials: int) -> list[float]:
+               elapsed: str, trials: int, env: dict | None = None) -> list[float]:
     """A script (``app``, opened at ``path`` until ``shown`` is on the page) at rest, then a
     key press on its learning-rate slider: ``trials`` times after a first one not counted,
     from ``arm`` (run just before the press) until ``done``, as ``elapsed`` gives it."""
-    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=app)
+    server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log", app=app, env=env)
     try:
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.set_default_timeout(120_000)
@@ -133,6 +141,14 @@ def floor_ms(browser, trials: int) -> list[float]:
     names the new value."""
     return _slider_ms(browser, BARE, "/", ".gtitle", BARE_ARM, BARE_DONE,
                       "() => performance.now() - window.__pressed", trials)
+
+
+def page_floor_ms(browser, trials: int, page: str) -> list[float]:
+    """The page's own figures redrawn by a bare script (bare_figures.py): from the key
+    press until every chart's title names the new learning rate."""
+    return _slider_ms(browser, BARE_FIGURES, "/", ".gtitle", FIGURES_ARM, FIGURES_DONE,
+                      "() => performance.now() - window.__pressed", trials,
+                      env={"EXPLORER_FLOOR_PAGE": page})
 
 
 def app_floor_ms(browser, trials: int) -> list[float]:
@@ -179,6 +195,10 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         floor = statistics.median(floor_ms(browser, args.trials))
         app_floor = statistics.median(app_floor_ms(browser, args.trials))
+        # each page's own figures, redrawn by a bare script (not the Sweep's: its cells
+        # are fits of their own)
+        page_floors = {page: statistics.median(page_floor_ms(browser, args.trials, page))
+                       for page in dict.fromkeys(map(_page, links)) if page != "sweep"}
         server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log")
         try:
             rows = {link: link_ms(browser, server, link, key, args.trials)
@@ -191,12 +211,24 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f}; floor (bare slider, one 200 x 200 heat "
           f"map): {floor:.0f} ms (runs {floor:.0f}, {floor2:.0f}); the app without charts "
           f"(floor_app.py, to its run's end): {app_floor:.0f} ms = {app_floor / floor:.2f}x")
-    print("| link | charts | drawn | x floor | x app floor | stepping | x floor |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    if page_floors:
+        print("each page's own figures redrawn by a bare script (bare_figures.py, "
+              "st.plotly_chart): " + ", ".join(f"{page} {ms:.0f} ms = {ms / floor:.2f}x"
+                                                for page, ms in page_floors.items()))
+    print("| link | charts | drawn | x floor | x app floor | x page's figures | stepping "
+          "| x floor |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for link, r in rows.items():
         d, b = statistics.median(r["drawn"]), statistics.median(r["bound"])
+        own = page_floors.get(_page(link))
         print(f"| `{link}` ({links[link]}) | {r['charts']} | {d:.0f} ms | {d / floor:.2f}x "
-              f"| {d / app_floor:.2f}x | {b:.0f} ms | {b / floor:.2f}x |")
+              f"| {d / app_floor:.2f}x | {'-' if own is None else f'{d / own:.2f}x'} "
+              f"| {b:.0f} ms | {b / floor:.2f}x |")
+
+
+def _page(link: str) -> str:
+    """The page a link opens, as pages.describe names it ("/" and "/model": model)."""
+    return link.split("?")[0].strip("/") or "model"
 
 
 if __name__ == "__main__":
