@@ -12,6 +12,7 @@ import functools
 from bisect import bisect_left
 
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale, validate_colors
 
 BLUE, ORANGE = "#2a6bb0", "#e6730b"
 CLASS_COLORS = (BLUE, ORANGE)
@@ -28,35 +29,6 @@ DIVERGING = [[0.0, "#174a85"], [0.2, "#4f8cc9"], [0.4, "#bcd5ee"], [0.5, "#f4f4f
 # plotly's Viridis, spelled out as its validation spells it: plotly.js has a Viridis of
 # its own, with other stops, and a figure sent unvalidated (panels.to_json) would get it.
 VALUE_SCALE = [list(stop) for stop in go.Heatmap(colorscale="Viridis").colorscale]
-
-
-def colours_at(scale, points) -> list[str]:
-    """``scale`` (a list of [stop, colour] pairs, or a plotly scale's name) at each of
-    ``points`` in [0, 1], as ``plotly.colors.sample_colorscale`` gives it, colour for
-    colour ("rgb(r, g, b)"). plotly parses and checks the scale at every call, and each
-    colour it gives through a Decimal: a third of the Tree page's regions as it is bound.
-    Here the scale is parsed once, by plotly, and each channel rounded half to even, as
-    plotly's Decimal does (a float whose shortest form ends in .5 is that half exactly)."""
-    stops, colours = _parsed(scale if isinstance(scale, str) else
-                             tuple((float(s), c) for s, c in scale))
-    out = []
-    for point in points:
-        high = bisect_left(stops, point)
-        low = high - 1
-        t = (point - stops[low]) / (stops[high] - stops[low])
-        a, b = colours[low], colours[high]
-        out.append("rgb(%s, %s, %s)" % tuple(
-            round((a[i] + t * float(b[i] - a[i])) * 255.0) for i in range(3)))
-    return out
-
-
-@functools.lru_cache(maxsize=16)  # 16 scales of a dozen stops at most: under 32 kB
-def _parsed(scale) -> tuple[list, list]:
-    """A scale's stops and its colours as plotly's (r, g, b) tuples in [0, 1]."""
-    from plotly.colors import get_colorscale, validate_colors
-    pairs = get_colorscale(scale) if isinstance(scale, str) else scale
-    return [s for s, _ in pairs], validate_colors([c for _, c in pairs], colortype="tuple")
-
 
 FONT_FAMILY = "Inter, Segoe UI, Helvetica, Arial, sans-serif"
 FONT = dict(family=FONT_FAMILY, size=15, color=INK)
@@ -85,3 +57,30 @@ PRINT_TEMPLATE.layout.update(
 # axis drag handles; two fingers still zoom the page). A tap still selects a point.
 TOUCH = {"config": {"displayModeBar": False, "showAxisDragHandles": False},
          "layout": {"dragmode": False}}
+
+
+def colours_at(scale, points) -> list[str]:
+    """``scale`` (a list of [stop, colour] pairs, or a plotly scale's name) at each of
+    ``points`` in [0, 1], as ``plotly.colors.sample_colorscale`` gives it, colour for
+    colour ("rgb(r, g, b)"). plotly parses and checks the scale at every call, and each
+    colour it gives through a Decimal: a third of the Tree page's regions as it is bound.
+    Here the scale is parsed once, by plotly, and each channel rounded half to even, as
+    plotly's Decimal does (a float whose shortest form ends in .5 is that half exactly)."""
+    stops, colours = _parsed(scale if isinstance(scale, str) else
+                             tuple((float(s), c) for s, c in scale))
+    out = []
+    for point in points:
+        high = bisect_left(stops, point)
+        low = high - 1
+        t = (point - stops[low]) / (stops[high] - stops[low])
+        a, b = colours[low], colours[high]
+        out.append("rgb(%s, %s, %s)" % tuple(
+            round((a[i] + t * float(b[i] - a[i])) * 255.0) for i in range(3)))
+    return out
+
+
+@functools.lru_cache(maxsize=16)  # 16 scales of a dozen stops at most: under 32 kB
+def _parsed(scale) -> tuple[list, list]:
+    """A scale's stops and its colours as plotly's (r, g, b) tuples in [0, 1]."""
+    pairs = get_colorscale(scale) if isinstance(scale, str) else scale
+    return [s for s, _ in pairs], validate_colors([c for _, c in pairs], colortype="tuple")
