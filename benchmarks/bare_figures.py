@@ -1,4 +1,4 @@
-"""The floor of a page's change of setting: a Streamlit script whose learning-rate slider
+"""A reference for a page's change of setting: a Streamlit script whose learning-rate slider
 redraws that page's own charts with st.plotly_chart, as the bare slider (bare_slider.py)
 redraws its heat map. The charts are the app's, drawn by its figure functions for the
 default settings at round 10 and each learning rate the benchmark reaches, all made in

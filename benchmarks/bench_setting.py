@@ -45,7 +45,7 @@ LINKS = {
 }
 READY = "[data-testid=stApp][data-test-script-state=notRunning]"
 BARE = Path(__file__).with_name("bare_slider.py")
-# the Tree page's own figures redrawn by a bare script (bare_figures.py): the page's floor
+# a page's own figures redrawn by a bare script (bare_figures.py): a reference for the page
 BARE_FIGURES = Path(__file__).with_name("bare_figures.py")
 FIGURES_ARM = ("() => { window.__titles = [...document.querySelectorAll('.gtitle')]"
                ".map(t => t.textContent); window.__pressed = performance.now(); }")
@@ -143,7 +143,7 @@ def floor_ms(browser, trials: int) -> list[float]:
                       "() => performance.now() - window.__pressed", trials)
 
 
-def page_floor_ms(browser, trials: int, page: str) -> list[float]:
+def own_figures_ms(browser, trials: int, page: str) -> list[float]:
     """The page's own figures redrawn by a bare script (bare_figures.py): from the key
     press until every chart's title names the new learning rate."""
     return _slider_ms(browser, BARE_FIGURES, "/", ".gtitle", FIGURES_ARM, FIGURES_DONE,
@@ -197,7 +197,7 @@ def main() -> None:
         app_floor = statistics.median(app_floor_ms(browser, args.trials))
         # each page's own figures, redrawn by a bare script (not the Sweep's: its cells
         # are fits of their own)
-        page_floors = {page: statistics.median(page_floor_ms(browser, args.trials, page))
+        own_figures = {page: statistics.median(own_figures_ms(browser, args.trials, page))
                        for page in dict.fromkeys(map(_page, links)) if page != "sweep"}
         server = start_server(Path(tempfile.mkdtemp()) / "streamlit.log")
         try:
@@ -211,16 +211,16 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f}; floor (bare slider, one 200 x 200 heat "
           f"map): {floor:.0f} ms (runs {floor:.0f}, {floor2:.0f}); the app without charts "
           f"(floor_app.py, to its run's end): {app_floor:.0f} ms = {app_floor / floor:.2f}x")
-    if page_floors:
+    if own_figures:
         print("each page's own figures redrawn by a bare script (bare_figures.py, "
               "st.plotly_chart): " + ", ".join(f"{page} {ms:.0f} ms = {ms / floor:.2f}x"
-                                                for page, ms in page_floors.items()))
+                                                for page, ms in own_figures.items()))
     print("| link | charts | drawn | x floor | x app floor | x page's figures | stepping "
           "| x floor |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for link, r in rows.items():
         d, b = statistics.median(r["drawn"]), statistics.median(r["bound"])
-        own = page_floors.get(_page(link))
+        own = own_figures.get(_page(link))
         print(f"| `{link}` ({links[link]}) | {r['charts']} | {d:.0f} ms | {d / floor:.2f}x "
               f"| {d / app_floor:.2f}x | {'-' if own is None else f'{d / own:.2f}x'} "
               f"| {b:.0f} ms | {b / floor:.2f}x |")
