@@ -136,12 +136,12 @@ class Run:
     alerts: tuple = ()  # the text of each st.error / warning / info box of the run
     # time.monotonic() when its view was first whole on screen: a new fit's charts are
     # drawn by a first part of the run, which then binds them (explorer/app/component.py
-    # bind_later, whose placeholder is an empty element) and repeats itself to send their
-    # bindings: the view is whole at the first part's last other element; else when the
-    # run finished
+    # bind_later: its placeholder, an empty element, is the part's last) and repeats
+    # itself to send their bindings: the view is whole at the part's last other element;
+    # else when the run finished
     shown: float = 0.0
-    # when the first part ended, the bindings made (the view as before, stepping in the
-    # browser again); else when the run finished
+    # when that part ended, the bindings made (stepping in the browser again); else when
+    # the run finished
     bound: float = 0.0
 
 
@@ -403,6 +403,7 @@ class Session:
 
         n = nbytes = 0
         shown = bound = viewed = 0.0
+        trailing_empty = False  # the latest element is empty: bind_later's placeholder
         captions = []
         self._alerts = []
         while True:
@@ -412,9 +413,10 @@ class Session:
             msg = ForwardMsg()
             msg.ParseFromString(raw)
             what = msg.WhichOneof("type")
-            if what == "delta" and not (msg.delta.WhichOneof("type") == "new_element" and
-                                        msg.delta.new_element.WhichOneof("type") == "empty"):
-                viewed = time.monotonic()
+            if what == "delta":
+                trailing_empty = (msg.delta.WhichOneof("type") == "new_element"
+                                  and msg.delta.new_element.WhichOneof("type") == "empty")
+                viewed = viewed if trailing_empty else time.monotonic()
             if msg.metadata.cacheable and msg.hash:
                 self._held[msg.hash] = self._runs
             elif what == "ref_hash":
@@ -429,8 +431,8 @@ class Session:
             elif what == "script_finished":
                 status = msg.script_finished
                 if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    bound = bound or time.monotonic()
-                    shown = shown or viewed or bound
+                    if trailing_empty and not bound:  # bind_later's part, not another rerun
+                        bound, shown = time.monotonic(), viewed
                     continue  # st.rerun() inside the script: the run goes on
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise SessionError("the script did not compile")
