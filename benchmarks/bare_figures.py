@@ -4,7 +4,7 @@ redraws its heat map. The charts are the app's, drawn by its figure functions fo
 default settings at round 10 and each learning rate the benchmark reaches, all made in
 the first run: a change of setting only sends them, so what is left is Streamlit's and
 plotly.js's own work for the page's figures. Each title names the learning rate, so that
-the benchmark sees every chart drawn anew. The page: ``EXPLORER_FLOOR_PAGE`` (tree).
+the benchmark sees every chart drawn anew. The page: ``EXPLORER_BARE_PAGE`` (tree).
 benchmarks/bench_setting.py starts it like the app and times it beside the app's page."""
 
 import json
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project, for
 from benchmarks.bench_binding import fitted
 from explorer.figures import pages
 
-PAGE = os.environ.get("EXPLORER_FLOOR_PAGE", "tree")
+PAGE = os.environ.get("EXPLORER_BARE_PAGE", "tree")
 RATES = [round(0.10 + 0.01 * k, 2) for k in range(13)]  # one notch a key press
 
 

@@ -148,7 +148,7 @@ def own_figures_ms(browser, trials: int, page: str) -> list[float]:
     press until every chart's title names the new learning rate."""
     return _slider_ms(browser, BARE_FIGURES, "/", ".gtitle", FIGURES_ARM, FIGURES_DONE,
                       "() => performance.now() - window.__pressed", trials,
-                      env={"EXPLORER_FLOOR_PAGE": page})
+                      env={"EXPLORER_BARE_PAGE": page})
 
 
 def app_floor_ms(browser, trials: int) -> list[float]:

@@ -240,7 +240,7 @@ def test_exported_file_names_state_the_datas_own_size(tmp_path):
     iris's own 150 flowers, in the file's name and in the names the lesson gives its
     images; the app's toolbar names come from the same State.slug; moons keeps its n."""
     from explorer.__main__ import export, parser
-    from explorer.app.component import _file_names
+    from explorer.figures import pages
     from explorer.state import State
     args = parser().parse_args(["export", "--dataset", "iris", "--interactive", "--page",
                                 "tree", "--rounds", "0,1", "--out", str(tmp_path)])
@@ -248,16 +248,17 @@ def test_exported_file_names_state_the_datas_own_size(tmp_path):
     assert written and all("_iris150_" in p.name for p in written), written
     html = written[0].read_text(encoding="utf-8")
     assert "_iris150_" in html and "iris400" not in html
-    assert all("_iris150_" in n for n in _file_names(State(data="iris", n=400), "tree", 3))
+    assert all("_iris150_" in n
+               for n in pages.image_names(State(data="iris", n=400), "tree", 3))
     assert State(data="moons", n=250).slug().startswith("moons250_")
 
 
 def test_the_toolbars_file_name_at_each_round_is_that_rounds_slug():
-    from explorer.app.component import _file_names
+    from explorer.figures import pages
     from explorer.state import State
     for state in (State(), State(data="iris", n=400, round=7, split="histogram"),
                   State(data="upload", leafrule="exact", split="hessian", rounds=12)):
-        names = _file_names(state, "update", 12)
+        names = pages.image_names(state, "update", 12)
         assert names == [f"boosting_update_{state.with_round(m).slug()}" for m in range(13)]
 
 

@@ -97,7 +97,7 @@ def following(fit, state: State, view: str, draw, *after, before=None,
     if record is not None:
         _stepper()(key=f"record_{view}", height=0, data=record)
     at = int(step.json[len('{"at":'):step.json.index(",")])  # build_step writes it first
-    names = json.dumps(_file_names(state.with_round(0), view, fit.trace.n_rounds))
+    names = json.dumps(pages.image_names(state, view, fit.trace.n_rounds))
     # the step as JSON, with what is this session's: its record and file names; its
     # tables inline, or by address where the server serves them
     shared = f'"at":{at},"src":"{_blob_url(step)}"}}' if blobs.served() else step.json[1:]
@@ -189,15 +189,6 @@ def fit_of(key: str):
     """The page context (its trace and grid) of a fit last shown, by its record's name."""
     with _FITS_LOCK:
         return _FITS[key]
-
-
-def _file_names(state: State, view: str, rounds: int) -> list[str]:
-    """The image file name of the view at each round (the chart's toolbar camera): the
-    round is the slug's last part (Settings.slug), so the rest is made once (a slug a
-    round took 20 ms of a Tree page's run at 100 rounds; this takes 0.05 ms, and needs no
-    cache)."""
-    head = f"boosting_{view}_{state.with_round(0).slug()}".removesuffix("_m0")
-    return [f"{head}_m{m}" for m in range(rounds + 1)]
 
 
 _WIDE_VIEWS = ("update", "tree", "curves")  # full-width charts: laid out wider in a file

@@ -203,8 +203,7 @@ def lesson_html(trace, grid, state, names: dict, *, page: str = "model",
                 f"at most {bindings.MAX_ROUNDS} rounds and "
                 f"{bindings.MAX_TABLE_BYTES // 2**20} MB of tables a chart)")) from None
         template = chart.json_at(step["at"], state.present)
-        files = [f"boosting_{chart.view}_{state.with_round(m).slug()}"
-                 for m in range(trace.n_rounds + 1)]
+        files = pages.image_names(state, chart.view, trace.n_rounds)
         charts.append(f'{{"view":{json.dumps(chart.view)},"record":{json.dumps(c_key)},'
                       f'"figure":{template},'
                       f'"step":{json.dumps(step, separators=(",", ":"))},'
