@@ -13,10 +13,11 @@ from urllib.parse import parse_qsl, urlparse
 import numpy as np
 import pytest
 
-from apptest_helpers import PAGES, chart_payloads, charts, open_page
+from apptest_helpers import PAGES, chart_payloads, open_page
+from apptest_helpers import charts as charts_of
 from test_bindings import canonical
 from chart_text import frames_sent, press, quiet, steps_sent
-from test_browser import no_exception, titles_at_round, wait_ready
+from test_browser import no_exception, switch_page, titles_at_round, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -31,19 +32,21 @@ DRAWN = """() => {
                      layout: L(gd.__drawn.layout)})));
 }"""
 
-# (each page on the default data, two classes, is test_browser_phone's, against the same
-# figures at a phone's width)
-LINKS = [
-    ("/?data=iris", 2),                              # three classes
-    ("/?data=iris&pk=1&cls=2", 2),                   # p_k of one class
-    ("/?data=sine&n=300", 1),                        # regression on one input
+ROUND = "document.querySelector('.explorer-stepper')?.dataset.round"
+
+# Each tour is one page load: its link, then the pages opened by their links in the
+# navigation, each with the charts it draws. The session keeps the link's settings from
+# page to page, as a class's does; the page to compare is the one the address names.
+# (Each page on the default data, two classes, is test_browser_phone's, against the same
+# figures at a phone's width.)
+TOURS = [
+    # three classes: p_k of one class on the Model page, that class's trees, a sample
+    ("/?data=iris&pk=1&cls=2&sample=5", 2, ("Tree", 3), ("Sample", 2)),
+    ("/?data=iris", 2),                              # three classes: the likeliest class
+    ("/?data=sine&n=300", 1, ("Tree", 2)),           # regression on one input
     ("/?data=plane&n=300", 2),                       # regression on two inputs
-    ("/tree?n=400&leaf=-1&sample=11", 3),
-    ("/tree?data=iris&cls=1", 3),
+    ("/tree?n=400&leaf=-1&sample=11", 3, ("Sample", 2)),
     ("/tree?data=spiral&leaves=16&depth=8", 3),      # a three-arm spiral, 16 leaves
-    ("/tree?data=sine&n=300", 2),
-    ("/sample?n=400&sample=5", 2),
-    ("/sample?data=iris&sample=5", 2),
     ("/?split=histogram&bins=8", 2),                 # histogram trees: float64 comparisons
     ("/tree?data=iris&split=histogram", 3),
     # the Sweep page: each cell from its own record, the curves and heat map from tables
@@ -59,48 +62,62 @@ def _page_and_query(link: str):
     return page, dict(parse_qsl(url.query))
 
 
-@pytest.mark.parametrize("link, count", LINKS)
-def test_the_browser_steps_to_the_servers_figures(app_server, browser, link, count):
-    start, steps = 2, 3
-    join = "&" if "?" in link else "?"
+@pytest.mark.parametrize("tour", TOURS, ids=lambda tour: tour[0])
+def test_the_browser_steps_to_the_servers_figures(app_server, browser, tour):
+    """At each page of the tour, three steps in the browser, with no message to the
+    server, draw the server's figures of the round they reach."""
+    link, count, *stops = tour
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(90_000)
     page.add_init_script("window.__explorerTest = true")  # keep each figure as built
     sent = frames_sent(page)
-    page.goto(app_server.url + link + f"{join}round={start}")
-    wait_ready(page, count)
-    quiet(page, sent)
-    wait_ready(page)
-    began = press(page, "PageDown", steps)
-    m = start + steps
-    page.wait_for_function("m => document.querySelector('.explorer-stepper')"
-                           "?.dataset.round === String(m)", arg=m)
-    if "data=iris" not in link and "compare" not in link:
-        titles_at_round(page, m)
-    page.wait_for_timeout(50)  # the last draw settles
-    mine = json.loads(page.evaluate(DRAWN))
-    assert steps_sent(page, sent, began) == 0, "a step went to the server"
-    assert len(mine) >= count - (1 if "sine" in link and "tree" in link else 0)
-    no_exception(page)
+    join = "&" if "?" in link else "?"
+    page.goto(app_server.url + link + f"{join}round=2")
+    for title, charts in [(None, count), *stops]:
+        if title:
+            switch_page(page, title)
+        wait_ready(page, charts)
+        quiet(page, sent)
+        wait_ready(page)
+        here = page.url.removeprefix(app_server.url)
+        start = int(page.evaluate(f"() => {ROUND}"))
+        began = press(page, "PageDown", 3)
+        m = start + 3
+        page.wait_for_function(f"m => {ROUND} === String(m)", arg=m)
+        if "data=iris" not in here:
+            titles_at_round(page, m)
+        page.wait_for_timeout(50)  # the last draw settles
+        mine = json.loads(page.evaluate(DRAWN))
+        assert steps_sent(page, sent, began) == 0, ("a step went to the server", here)
+        assert len(mine) >= charts - (1 if "sine" in here and "tree" in here else 0), here
+        no_exception(page)
+
+        name, query = _page_and_query(here)
+        at = open_page(name, **{**query, "round": m})
+        served = dict(zip([p["view"] for p in chart_payloads(at)], charts_of(at)))
+        for chart in mine:
+            want = served[chart["view"]]
+            assert canonical(chart["data"]) == canonical(want["data"]), (here, chart["view"])
+            assert canonical(chart["layout"]) == canonical(want["layout"]), (here, chart["view"])
     page.close()
 
-    name, query = _page_and_query(link)
-    at = open_page(name, **query, round=m)
-    views = [p["view"] for p in chart_payloads(at)]
-    served = dict(zip(views, charts(at)))
-    for chart in mine:
-        want = served[chart["view"]]
-        assert canonical(chart["data"]) == canonical(want["data"]), (link, chart["view"])
-        assert canonical(chart["layout"]) == canonical(want["layout"]), (link, chart["view"])
 
 
-ROUND = "document.querySelector('.explorer-stepper')?.dataset.round"
-
-
-def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browser):
+@pytest.fixture(scope="module")
+def tree_tab(app_server, browser):
+    """The Tree page (400 points, from round 2), shared by the two tests below (a page
+    load is most of what either costs)."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.goto(app_server.url + "/tree?n=300&round=2")
+    page.set_default_timeout(90_000)
+    sent = frames_sent(page)
+    page.goto(app_server.url + "/tree?n=400&round=2")
     wait_ready(page, 3)
+    yield page, sent
+    page.close()
+
+
+def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(tree_tab):
+    page, sent = tree_tab
     page.keyboard.press("Home")
     page.wait_for_function(f"() => {ROUND} === '0'")
     # the charts end on round 0's own figure (a redraw still going when the bar moved ends
@@ -114,7 +131,8 @@ def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(app_server, browse
     page.wait_for_timeout(1000)
     no_exception(page)
     assert np.isfinite(float(page.evaluate(f"() => {ROUND}")))
-    page.close()
+    quiet(page, sent, 400)  # the bar's rerun at rest, 300 ms after its last step
+    wait_ready(page, 3)
 
 
 # every chart's width on the page and the width plotly.js drew it at
@@ -126,14 +144,17 @@ AXES = """() => [...document.querySelectorAll('.explorer-chart')].filter(gd => g
         .map(k => [k, [...gd._fullLayout[k].domain, gd._fullLayout[k]._length]])))"""
 
 
-def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(app_server, browser):
+def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(tree_tab):
     """plotly.js writes a square panel's domain back into the layout it draws; the charts'
     panels (the Tree page's plane and update panels are held square) must come back to
     the same size at the same round, however many steps came between. A chart follows its
-    column's width when the column widens without the window."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(90_000)
-    page.goto(app_server.url + "/tree?n=400&round=2")
+    column's width when the column widens without the window (the tab's last test: the
+    sidebar is closed)."""
+    page, sent = tree_tab
+    page.evaluate("""() => { const s = document.querySelector(
+        '.explorer-stepper input[type=range]'); s.value = '2'; s.dispatchEvent(new Event('input')); }""")
+    page.wait_for_function(f"() => {ROUND} === '2'")
+    quiet(page, sent, 400)
     wait_ready(page, 3)
     before = page.evaluate(AXES)
     assert len(before) == 3 and all(before)
@@ -154,7 +175,6 @@ def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(app_server
     page.wait_for_function(f"() => {ROUND} === '3'")
     page.wait_for_timeout(200)
     assert all(abs(box - drawn) < 1.5 for box, drawn in page.evaluate(WIDTHS))
-    page.close()
 
 
 # After a change of setting: every chart's draws, as whether each came with its bindings
