@@ -539,8 +539,8 @@ def model_tab(app_server, browser):
     page.goto(app_server.url + "/")
     wait_ready(page, 2)
     first_chart = time.perf_counter() - app_server.started
-    print(f"\nfirst chart {first_chart:.2f} s after the server process started "
-          f"(includes warming numba in this process), the page's load {time.perf_counter() - began:.2f} s")
+    print(f"\nfirst chart {first_chart:.2f} s after the server process started (includes "
+          f"warming numba in this process); the page's load {time.perf_counter() - began:.2f} s")
     page.set_default_timeout(90_000)
     quiet(page, sent)
     wait_ready(page)

@@ -151,8 +151,11 @@ def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(tree_tab):
     column's width when the column widens without the window (the tab's last test: the
     sidebar is closed)."""
     page, sent = tree_tab
-    page.evaluate("""() => { const s = document.querySelector(
-        '.explorer-stepper input[type=range]'); s.value = '2'; s.dispatchEvent(new Event('input')); }""")
+    page.evaluate("""() => {
+        const s = document.querySelector('.explorer-stepper input[type=range]');
+        s.value = '2';
+        s.dispatchEvent(new Event('input'));
+    }""")
     page.wait_for_function(f"() => {ROUND} === '2'")
     quiet(page, sent, 400)
     wait_ready(page, 3)
