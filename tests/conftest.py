@@ -29,31 +29,28 @@ from explorer.numbers.grid import make_grid
 from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 
 
-# The test files that take longest, longest first. Measured on 2026-11-27 at 14:00-14:40,
-# on a machine other work kept at a load of 20-38 (so about 3.5 times CI's figures; the
-# order is what counts), seconds of test time per file over both tiers: test_browser 1164,
-# test_browser_bindings 875, test_app 654, test_chart_text 500, test_browser_interactive
-# 344, test_browser_histogram 331, test_cli 245, test_browser_drawing 189, test_bindings
-# 181, test_browser_notebook 172, test_leaf_labels 172, test_export 148, test_app_leaf_maths
-# 138, test_lessons 136, test_browser_model_alias 112, test_formulas 108, test_warmup 107,
-# test_interactive 105, then 30-91 each; test_cluster and test_load (not measured here,
-# about 75 s together in CI) by that estimate. test_browser_phone grew to 15 page loads
-# since (419 s in the 15:03 run, at a load of 2-15): fourth. pytest-xdist (-n 2 --dist loadfile
-# --no-loadscope-reorder, in the Makefile) hands out whole files in the order collected, to
-# whichever process is nearly done; its own order is by the number of tests, which sent a
-# file of two 45 s tests (test_chart_text.py) out last, to run alone while the other
-# process had nothing left. Longest first, the two end together. A file missing from the
-# list only runs later.
-LONGEST_FIRST = ("test_browser.py", "test_browser_bindings.py", "test_app.py",
-                 "test_browser_phone.py", "test_chart_text.py", "test_browser_interactive.py",
-                 "test_browser_histogram.py", "test_cli.py", "test_browser_drawing.py",
-                 "test_bindings.py", "test_browser_notebook.py", "test_leaf_labels.py",
-                 "test_export.py", "test_cluster.py", "test_app_leaf_maths.py",
-                 "test_lessons.py", "test_load.py", "test_browser_presenter.py",
-                 "test_browser_model_alias.py", "test_formulas.py", "test_warmup.py",
-                 "test_interactive.py", "test_app_histogram.py", "test_app_slides.py",
-                 "test_app_sweep.py", "test_parity_sklearn.py", "test_parity_sklearn_ties.py",
-                 "test_sample_table.py", "test_truth_items.py", "test_layers.py")
+# The test files that take longest, longest first: seconds of test time per file in a
+# clean-clone `bash .ci/run` on 2026-11-28 (both processes busy throughout): test_browser
+# 257, test_browser_phone 244, test_browser_bindings 190, test_chart_text 101,
+# test_browser_interactive 93, test_browser_notebook 74, test_cluster 65,
+# test_browser_presenter 62, test_load 51, test_app 49, test_browser_histogram 46,
+# test_leaf_labels 43, test_export 39, then 25 or less each. pytest-xdist (-n 2 --dist
+# loadfile --no-loadscope-reorder, in the Makefile) hands out whole files in the order
+# collected, to whichever process is nearly done; its own order is by the number of
+# tests, which sent a file of two 45 s tests (test_chart_text.py) out last, to run alone
+# while the other process had nothing left. Longest first, the two end together. A file
+# missing from the list only runs later.
+LONGEST_FIRST = ("test_browser.py", "test_browser_phone.py", "test_browser_bindings.py",
+                 "test_chart_text.py", "test_browser_interactive.py",
+                 "test_browser_notebook.py", "test_cluster.py", "test_browser_presenter.py",
+                 "test_load.py", "test_app.py", "test_browser_histogram.py",
+                 "test_leaf_labels.py", "test_export.py", "test_cli.py",
+                 "test_browser_drawing.py", "test_formulas.py", "test_bindings.py",
+                 "test_browser_model_alias.py", "test_lessons.py", "test_app_slides.py",
+                 "test_warmup.py", "test_figure_json.py", "test_interactive.py",
+                 "test_app_leaf_maths.py", "test_sample_table.py",
+                 "test_parity_sklearn_ties.py", "test_app_histogram.py", "test_app_sweep.py",
+                 "test_parity_sklearn.py", "test_truth_items.py", "test_layers.py")
 
 
 def pytest_collection_modifyitems(items):
