@@ -102,7 +102,6 @@ def test_the_browser_steps_to_the_servers_figures(app_server, browser, tour):
     page.close()
 
 
-
 @pytest.fixture(scope="module")
 def tree_tab(app_server, browser):
     """The Tree page (400 points, from round 2), shared by the two tests below (a page
