@@ -807,8 +807,9 @@ def test_a_rounds_markers_move_in_the_browser_as_the_server_draws_them(request, 
     """The loss curves' and a sample's markers (and the round's rule) follow the round in
     the browser by a layout change alone: plotly.js recomputes none of the chart's traces.
     They land where the server's figure of that round puts them."""
-    settled(request.getfixturevalue(tab))
-    page, sent, _ = request.getfixturevalue(tab)
+    shared = request.getfixturevalue(tab)
+    settled(shared)
+    page, sent, _ = shared
     page.evaluate(MARKS)  # remember the traces' computed data
     start = current_round(page)
     for m in (start + 1, start + 2):
