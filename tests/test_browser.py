@@ -226,12 +226,14 @@ def test_a_step_updates_the_charts_in_place(model_tab):
     no_exception(page)
 
 
-def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(curves_tab):
+def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(app_server,
+                                                                           browser):
     """One page: the round bar is named for what it does, PageDown and PageUp step the
     round; a click on the train loss curve's marker of round 12 goes to round 12; Play
-    runs the rounds until Pause stops them."""
-    page, sent = curves_tab.page, curves_tab.sent
-    go_to(curves_tab, 5)
+    runs the rounds until Pause stops them. (A page of its own: on the shared Curves tab,
+    moved to round 5 by its slider, the first PageDown was lost in 2 runs of 9 of this
+    test with the markers test; not found, see the note of 2026-11-28.)"""
+    page, sent = open_settled(browser, app_server, "/curves?rounds=30&round=5", 1)
     round_bar_named_and_stepped(page, 5)
     page.keyboard.press("PageUp")
     wait_round(page, 5)
@@ -254,6 +256,7 @@ def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(curve
     page.wait_for_timeout(2000)
     assert current_round(page) == stopped
     no_exception(page)
+    page.close()
 
 
 # --- the URL is the state -------------------------------------------------------------
@@ -579,7 +582,7 @@ def settled(tab: Tab) -> None:
 
 def go_to(tab: Tab, m: int) -> None:
     """The tab settled, then its round bar moved to round m, as a drag of its slider does,
-    and the rerun it asks for at rest waited for."""
+    and the tab settled again (its rerun at rest over)."""
     settled(tab)
     if current_round(tab.page) == m:
         return
@@ -587,6 +590,7 @@ def go_to(tab: Tab, m: int) -> None:
     tab.page.evaluate(f"""m => {{ const s = {SLIDER};
         s.value = String(m); s.dispatchEvent(new Event('input')); }}""", m)
     wait_sent(tab.page, tab.sent, before + 1)
+    settled(tab)
     titles_at_round(tab.page, m)
 
 
