@@ -17,7 +17,8 @@ from apptest_helpers import PAGES, chart_payloads, open_page
 from apptest_helpers import charts as charts_of
 from test_bindings import canonical
 from chart_text import frames_sent, press, quiet, steps_sent
-from test_browser import no_exception, switch_page, titles_at_round, wait_ready
+from test_browser import (go_to, no_exception, open_tab, switch_page, titles_at_round,
+                          wait_ready)
 
 pytestmark = pytest.mark.browser
 
@@ -106,17 +107,13 @@ def test_the_browser_steps_to_the_servers_figures(app_server, browser, tour):
 def tree_tab(app_server, browser):
     """The Tree page (400 points, from round 2), shared by the two tests below (a page
     load is most of what either costs)."""
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.set_default_timeout(90_000)
-    sent = frames_sent(page)
-    page.goto(app_server.url + "/tree?n=400&round=2")
-    wait_ready(page, 3)
-    yield page, sent
-    page.close()
+    tab = open_tab(browser, app_server, "/tree?n=400&round=2", 3)
+    yield tab
+    tab.page.close()
 
 
 def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(tree_tab):
-    page, sent = tree_tab
+    page = tree_tab.page
     page.keyboard.press("Home")
     page.wait_for_function(f"() => {ROUND} === '0'")
     # the charts end on round 0's own figure (a redraw still going when the bar moved ends
@@ -130,8 +127,6 @@ def test_a_step_to_round_0_and_back_draws_round_0s_own_figure(tree_tab):
     page.wait_for_timeout(1000)
     no_exception(page)
     assert np.isfinite(float(page.evaluate(f"() => {ROUND}")))
-    quiet(page, sent, 400)  # the bar's rerun at rest, 300 ms after its last step
-    wait_ready(page, 3)
 
 
 # every chart's width on the page and the width plotly.js drew it at
@@ -149,15 +144,8 @@ def test_every_panel_keeps_its_size_and_every_chart_its_columns_width(tree_tab):
     the same size at the same round, however many steps came between. A chart follows its
     column's width when the column widens without the window (the tab's last test: the
     sidebar is closed)."""
-    page, sent = tree_tab
-    page.evaluate("""() => {
-        const s = document.querySelector('.explorer-stepper input[type=range]');
-        s.value = '2';
-        s.dispatchEvent(new Event('input'));
-    }""")
-    page.wait_for_function(f"() => {ROUND} === '2'")
-    quiet(page, sent, 400)
-    wait_ready(page, 3)
+    go_to(tree_tab, 2)  # the test before it left the bar at the last round
+    page = tree_tab.page
     before = page.evaluate(AXES)
     assert len(before) == 3 and all(before)
     for m in list(range(3, 9)) + list(range(7, 1, -1)):  # each step drawn before the next
