@@ -219,6 +219,7 @@ function bar(component) {
   }
   const s = root.__state;
   s.renders = (s.renders || 0) + 1;
+  s.reconnected = false;  // a run drew the bar: its session is alive
   onReconnect(s);
   s.M = M;
   s.setStateValue = setStateValue;
@@ -269,7 +270,7 @@ function bar(component) {
     s.awaiting = true;
     s.seq = (s.seq || 0) + 1;
     s.setStateValue("round", { m: s.m, seq: s.seq });
-    watchdog(s);
+    if (s.reconnected) watchdog(s);
   };
   const settle = () => {
     clearTimeout(s.idle);
@@ -376,10 +377,15 @@ function bar(component) {
 // STUCK_MS, while the frontend is connected and runs nothing, means the session is gone:
 // the page is loaded again at its link, which holds the whole view (the bar wrote the
 // round), once the server answers. A session that came back (a network blip) runs it.
+// Only after a reconnect, until a run draws the bar: on the connection the page opened,
+// the session cannot be gone, and a server slow to start the run (a loaded machine's)
+// must not cost a reload: 1.5 s there reloaded the page at the step, losing a key pressed
+// meanwhile.
 function watchdog(s) {
   const seq = s.seq;
   const check = async () => {
-    if (!s.awaiting || s.seq !== seq || !s.root.isConnected) return;  // answered, or gone
+    // answered, or gone, or a run has drawn the bar since the reconnect
+    if (!s.awaiting || s.seq !== seq || !s.root.isConnected || !s.reconnected) return;
     const app = document.querySelector("[data-testid=stApp]");
     let healthy = false;
     if (app?.dataset.testScriptState === "notRunning"
@@ -436,6 +442,7 @@ function onReconnect(s) {
     const bar = barOnScreen;
     if (was === "CONNECTED" && state !== "CONNECTED") awaitServer(app);
     if (state !== "CONNECTED" || was === "CONNECTED" || !bar) return;
+    bar.reconnected = true;  // the session may be gone: the watchdog looks (until a run)
     const renders = bar.renders;
     setTimeout(() => {
       if (bar.root.isConnected && (bar.renders === renders || bar.awaiting)) bar.send();
