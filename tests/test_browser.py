@@ -226,6 +226,9 @@ def test_a_step_updates_the_charts_in_place(model_tab):
     no_exception(page)
 
 
+BAR_STATE = "document.querySelector('.explorer-stepper').__state"
+
+
 class Held:
     """The page's messages to the server, held back while ``on``, then sent in order
     (:meth:`release`): a server slow to take up what the page asks. Playwright's route of
@@ -242,9 +245,12 @@ class Held:
                           else self.server.send(message))
         page.route_web_socket("**/_stcore/stream", route)
 
-    def release(self) -> int:
-        self.on = False
-        kept, self.kept = self.kept, []
+    def release(self, first: int | None = None) -> int:
+        """Send what was held (only the ``first`` few, the rest still held), and hold no
+        more (but with ``first``); returns how many were sent."""
+        self.on = first is not None
+        count = len(self.kept) if first is None else first
+        kept, self.kept = self.kept[:count], self.kept[count:]
         for message in kept:
             self.server.send(message)
         return len(kept)
@@ -255,8 +261,10 @@ def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(app_s
     """One page: the round bar is named for what it does, PageDown and PageUp step the
     round, also where the server takes up the round 1.5 s late (a loaded server's; the
     bar's watchdog once took that for a lost session and loaded the page again, and a key
-    pressed meanwhile was lost); a click on the train loss curve's marker of round 12 goes
-    to round 12; Play runs the rounds until Pause stops them."""
+    pressed meanwhile was lost); a run for a round the bar has since stepped past leaves
+    the bar's round in the link, and no entry in the history; a click on the train loss
+    curve's marker of round 12 goes to round 12; Play runs the rounds until Pause stops
+    them."""
     held = Held()
     page, sent = open_settled(browser, app_server, "/curves?rounds=30&round=5", 1,
                               before=held.install)
@@ -275,6 +283,22 @@ def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(app_s
     wait_ready(page)
     assert page.evaluate("window.__loaded") == 1, "the page was loaded again"
     assert query(page)["round"] == "5"
+    history = page.evaluate("history.length")
+    held.on = True
+    for m in (6, 7):  # each round's rest: its round held back
+        page.keyboard.press("PageDown")
+        wait_round(page, m)
+        page.wait_for_timeout(700)
+    renders = page.evaluate(f"() => {BAR_STATE}.renders")
+    assert held.release(1) == 1  # the run for round 6 alone, the bar on round 7
+    page.wait_for_function(f"n => {BAR_STATE}.renders > n", arg=renders)
+    wait_ready(page)
+    assert query(page)["round"] == "7" and current_round(page) == 7
+    assert page.evaluate("history.length") == history
+    assert held.release() == 1
+    quiet(page, sent)
+    wait_ready(page)
+    assert query(page)["round"] == "7" and page.evaluate("history.length") == history
     # the train loss line's markers: click the one of round 12 where plotly listens
     point = page.locator(".st-key-chart_curves .scatterlayer .trace").first \
         .locator(".points path").nth(12)

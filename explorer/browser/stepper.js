@@ -221,6 +221,7 @@ function bar(component) {
   s.renders = (s.renders || 0) + 1;
   s.reconnected = false;  // a run drew the bar: its session is alive
   onReconnect(s);
+  holdLink();
   s.M = M;
   s.setStateValue = setStateValue;
   s.slider.max = String(M);
@@ -425,6 +426,30 @@ function awaitServer(app) {
     else setTimeout(poll, POLL_MS);
   };
   setTimeout(poll, POLL_MS);
+}
+
+// The frontend writes into the link the query that each run names (pushState, or
+// replaceState). A run for a round the bar has since stepped past ends with that older
+// round: while the bar holds the round (a step not yet sent, or not yet run), the link
+// keeps the bar's, and an entry that would only name the older round is not added to the
+// history (the Back button went to it). Once the run of the bar's last step is over, the
+// server's State holds the round, and the run's link is the bar's.
+function holdLink() {
+  if (window.__explorerHistory) return;
+  window.__explorerHistory = true;
+  for (const name of ["pushState", "replaceState"]) {
+    const write = window.history[name].bind(window.history);
+    window.history[name] = (state, unused, url) => {
+      const s = barOnScreen;
+      if (url == null || !s || !(s.unsent || s.awaiting) || !s.root.isConnected)
+        return write(state, unused, url);
+      const to = new URL(url, window.location.href);
+      if (to.pathname !== window.location.pathname) return write(state, unused, url);
+      if (s.m === 0) to.searchParams.delete("round"); else to.searchParams.set("round", s.m);
+      if (to.href === window.location.href && name === "pushState") return undefined;
+      return write(state, unused, to.href);
+    };
+  }
 }
 
 // Each reconnect (the app's connection state back to CONNECTED): the bar's round is sent
