@@ -438,6 +438,7 @@ function holdLink() {
   if (window.__explorerHistory) return;
   window.__explorerHistory = true;
   for (const name of ["pushState", "replaceState"]) {
+    if (typeof window.history[name] !== "function") continue;  // the notebook's: none
     const write = window.history[name].bind(window.history);
     window.history[name] = (state, unused, url) => {
       const s = barOnScreen;
