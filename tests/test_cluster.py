@@ -217,8 +217,8 @@ def test_a_browser_on_a_killed_process_comes_back_to_its_view_and_the_process_re
     starts the process again, and the browsers stay where they are. The time back is a
     speed target (10 s): benchmarks.load --failover measures it (benchmarks/README.md);
     here only that both come back, as they were, within 40 s. (A bound of 15 s here
-    failed on 2026-11-28, this test alone on a quiet machine: 10.5-17.0 s over eight runs,
-    with that day's code and the day before's alike.)"""
+    failed on 2026-11-28, this test alone: 9.8-17.0 s over nine runs, with that day's code
+    and the day before's alike; deploy/README.md.)"""
     contexts, pages = [], []
     for _ in range(2):
         contexts.append(private_browser.new_context(viewport={"width": 1400, "height": 900}))

@@ -8,7 +8,8 @@
 //
 // The round has one holder at a time: this bar while stepping, the server's State once
 // the rerun at rest has brought it there. The bar writes the link (?round=) as it steps;
-// the server writes it at rest (explorer/app/store.py).
+// the server writes it at rest (explorer/app/store.py), and a run for a round the bar has
+// since left keeps the bar's (holdLink).
 
 const IDLE_MS = 300;
 const PLAY_MS = 100;  // ten rounds a second
