@@ -215,8 +215,9 @@ def test_a_browser_on_a_killed_process_comes_back_to_its_view_and_the_process_re
     bar's watchdog loads the page again). SIGKILL to the process: each is back on the
     other process, at its page, round and settings, with no error box; the supervisor
     starts the process again, and the browsers stay where they are. The time back is a
-    speed target (10 s): benchmarks.load --failover measures it (benchmarks/README.md);
-    here only that both come back, as they were, within 40 s. (A bound of 15 s here
+    speed target (10 s): benchmarks.load --failover measures it for its students
+    (benchmarks/README.md); here a browser's is printed, and only asked to come back, as
+    it was, within 40 s. (A bound of 15 s here
     failed on 2026-11-28, this test alone: 9.8-17.0 s over nine runs, with that day's code
     and the day before's alike; deploy/README.md.)"""
     contexts, pages = [], []

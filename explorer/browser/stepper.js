@@ -220,7 +220,6 @@ function bar(component) {
   }
   const s = root.__state;
   s.renders = (s.renders || 0) + 1;
-  s.reconnected = false;  // a run drew the bar: its session is alive
   onReconnect(s);
   holdLink();
   s.M = M;
@@ -360,7 +359,10 @@ function bar(component) {
     document.addEventListener("click", window.__explorerLinks, true);
   }
   playing(Boolean(s.timer));
-  if (data.seq < 0 || data.seq >= (s.seq || 0)) s.awaiting = false;  // a run has the round
+  if (data.seq < 0 || data.seq >= (s.seq || 0)) {  // a run has the round: its session lives
+    s.awaiting = false;
+    s.reconnected = false;
+  }
   // The server's round is news unless it is this bar's own (data.seq names the step that
   // set it): the first round, a click on a curve, a settings change that clamps it.
   if (s.m === undefined || data.seq < 0 || data.seq > (s.seq || 0)) {
@@ -379,14 +381,14 @@ function bar(component) {
 // STUCK_MS, while the frontend is connected and runs nothing, means the session is gone:
 // the page is loaded again at its link, which holds the whole view (the bar wrote the
 // round), once the server answers. A session that came back (a network blip) runs it.
-// Only after a reconnect, until a run draws the bar: on the connection the page opened,
+// Only after a reconnect, until a run takes up a round: on the connection the page opened,
 // the session cannot be gone, and a server slow to start the run (a loaded machine's)
 // must not cost a reload: 1.5 s there reloaded the page at the step, losing a key pressed
 // meanwhile.
 function watchdog(s) {
   const seq = s.seq;
   const check = async () => {
-    // answered, or gone, or a run has drawn the bar since the reconnect
+    // answered, or gone, or a run has taken up a round since the reconnect
     if (!s.awaiting || s.seq !== seq || !s.root.isConnected || !s.reconnected) return;
     const app = document.querySelector("[data-testid=stApp]");
     let healthy = false;
