@@ -278,6 +278,8 @@ def test_the_curves_page_steps_by_keys_by_a_click_on_the_curve_and_by_play(app_s
                               before=held.install)
     page.evaluate("window.__loaded = 1")  # gone if the page is loaded again
     round_bar_named_and_stepped(page, 5)
+    quiet(page, sent)  # round 6's rest sent and run: only what comes next is held
+    wait_ready(page)
     held.on = True
     page.keyboard.press("PageUp")
     wait_round(page, 5)
