@@ -134,6 +134,19 @@ def visit(page, base_url: str, path: str, m: int) -> list[dict]:
     return checked(page, path, m)
 
 
+def arrive(page, sent: list, path: str, m: int) -> list[dict]:
+    """The charts of ``path``, just opened by its link in the navigation (the same session:
+    its round is the page before's), checked at round m: as they are if the page is at
+    round m, else after a step there (:func:`step`). ``sent`` is :func:`frames_sent`'s."""
+    settle(page, 0)
+    return checked(page, path, m) if query_round(page) == m else step(page, sent, path, m)
+
+
+def query_round(page) -> int:
+    """The round the page's link names (round 0 is the link without one)."""
+    return int(parse_qs(urlsplit(page.url).query).get("round", ["0"])[0])
+
+
 def checked(page, path: str, m: int) -> list[dict]:
     """The charts of ``path``, on screen at round m, checked once drawn and still."""
     rounds, charts, at_zero = PAGES[path]
@@ -163,8 +176,7 @@ def step(page, sent: list, path: str, m: int) -> list[dict]:
     assert len(sent) > count, f"{path}: no rerun asked for after the step to round {m}"
     page.wait_for_timeout(100)
     found = checked(page, path, m)
-    # the link names the round on screen (round 0 is the link without one)
-    assert parse_qs(urlsplit(page.url).query).get("round", ["0"]) == [str(m)], (path, m)
+    assert query_round(page) == m, (path, m)  # the link names the round on screen
     return found
 
 

@@ -102,7 +102,13 @@ def switch_page(page, title: str) -> None:
     """Click the navigation's link to the page ``title`` and wait until that page's run has
     started."""
     follow_link(page, page.get_by_role("link", name=title, exact=True).first)
-    page.wait_for_url(f"**/{title.lower().replace(' ', '_')}**")
+    path = "/" if title == "Model" else f"/{title.lower().replace(' ', '_')}"
+    page.wait_for_url(lambda url: urlparse(url).path == path)
+
+
+def title_of(path: str) -> str:
+    """The navigation's name for the page at ``path`` (the Model page is at /)."""
+    return path.strip("/").replace("_", " ").capitalize() or "Model"
 
 
 def no_exception(page) -> None:

@@ -3,8 +3,8 @@ phone's context (conftest.py's ``phone``: mobile, touch, scale 2).
 
 - A link opens its page with the sidebar closed and the chart first; the page links sit
   at the top of the sidebar, and a tap on one opens its page.
-- Every page, presenter mode and the offline lesson file, each loaded once, at rounds 1
-  and 10 at both widths (the window resized, the rounds reached with the round bar): no
+- Every page, presenter mode and the offline lesson file, each opened once (the app's
+  pages in one tab, by the navigation's links but two), at rounds 1 and 10 at both widths (the window resized, the rounds reached with the round bar): no
   chart text on other text, none cut off, none under 12 px (tests/chart_text.js); every
   control of the round bar visible and at least 44 x 44 px; the page no wider than the
   window; a one-finger swipe on a chart (at each width's first round) scrolls the page
@@ -21,7 +21,7 @@ import chart_text as ct
 import pytest
 from apptest_helpers import chart_payloads, charts, open_page
 from test_bindings import canonical
-from test_browser import no_exception
+from test_browser import no_exception, switch_page, title_of
 from test_browser_bindings import DRAWN, _page_and_query
 from test_interactive import data_of, lesson
 
@@ -167,7 +167,6 @@ def against_the_server(link: str, m: int, mine: list) -> list[str]:
 def test_a_shared_link_opens_its_page_with_the_links_behind_the_sidebar(app_server, phone):
     page = phone.new_page()
     page.set_default_timeout(120_000)
-    page.add_init_script("localStorage.clear()")  # a first visit: the sidebar as it starts
     page.goto(app_server.url + "/tree?round=1")
     ct.settle(page, LINKS["/tree"])
     link = page.get_by_role("link", name="Sample", exact=True)
@@ -189,25 +188,44 @@ def test_a_shared_link_opens_its_page_with_the_links_behind_the_sidebar(app_serv
     page.close()
 
 
-@pytest.mark.parametrize("link", list(LINKS))
-def test_every_page_on_a_phone_and_a_tablet(app_server, phone, link):
-    """One page load: rounds 1 and 10 at 390 px, then 10 and 1 at 768 px; a tap on Next
-    at each width (against the server's figures at 390 px)."""
-    count, bar = LINKS[link], link not in NO_BAR
+def test_every_page_on_a_phone_and_a_tablet(app_server, phone):
+    """Two page loads: the Slides page's link, then each page by the navigation's link from
+    the one before, as a student moves between them (the session, its round kept), then
+    presenter mode's link. Each page: rounds 1 and 10 at 390 px, then 10 and 1 at 768 px;
+    a tap on Next at each width (against the server's figures at 390 px)."""
     page = phone.new_page()
     page.set_default_timeout(120_000)
     page.add_init_script("window.__explorerTest = true")  # keep each figure as built
-    # a first visit: the sidebar closed (Streamlit keeps its state in local storage, and
-    # the context is shared with the test that opens it)
-    page.add_init_script("localStorage.clear()")
     cdp = phone.new_cdp_session(page)
-    sent = ct.frames_sent(page)
-    page.set_viewport_size(PHONE)
-    path, _, query = link.partition("?")
-    rounds = (1, 10) if bar else ct.PAGES[path][0]
-    page.goto(f"{app_server.url}{path}?" + "&".join(q for q in (query, f"round={rounds[0]}") if q))
-    ct.settle(page, count)
+    found = []
+    for link in WALK:
+        page.set_viewport_size(PHONE)
+        if link in LOADED:
+            sent = ct.frames_sent(page)  # what this page load sends
+            path, _, query = link.partition("?")
+            first = ct.PAGES[path][0][0] if link in NO_BAR else 1
+            page.goto(f"{app_server.url}{path}?"
+                      + "&".join(q for q in (query, f"round={first}") if q))
+        else:
+            switch_page(page, title_of(link))
+        ct.settle(page, LINKS[link])
+        no_exception(page)
+        found += both_widths(page, cdp, sent, link)
     no_exception(page)
+    page.close()
+    assert not found, "\n".join(found)
+
+
+# the walk's order: the pages opened by their links, and the rest by the navigation's
+LOADED = ("/slides", "/tree?present=1")
+WALK = ("/slides", *(link for link in LINKS if link not in LOADED), "/tree?present=1")
+
+
+def both_widths(page, cdp, sent, link: str) -> list[str]:
+    """What one page shows at 390 px, then at 768 px, at two rounds each, and a tap on Next
+    at each width."""
+    count, bar = LINKS[link], link not in NO_BAR
+    rounds = (1, 10) if bar else ct.PAGES[link][0]
     found = []
     for size, order in ((PHONE, rounds), (TABLET, rounds[::-1])):
         page.set_viewport_size(size)
@@ -235,9 +253,7 @@ def test_every_page_on_a_phone_and_a_tablet(app_server, phone, link):
                 if not re.search(rf"(round|tree) {m}\b", titles, re.I):
                     found.append(f"{link}: after a tap on Next, no chart names round {m}: "
                                  f"{titles}")
-    no_exception(page)
-    page.close()
-    assert not found, "\n".join(found)
+    return found
 
 
 LESSON_PAGES = ("model", "tree", "sample", "curves")

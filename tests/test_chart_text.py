@@ -15,6 +15,7 @@ import pytest
 import chart_text as ct
 from explorer import export
 from explorer.numbers.grid import make_grid
+from test_browser import switch_page, title_of
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +23,10 @@ pytestmark = pytest.mark.browser
 def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser):
     """Each page opened once, in the wider window, at its first round; its other rounds
     reached with the round bar; then the window narrowed and the rounds checked again on
-    the way back. (Presenter mode's walk is test_browser_presenter's, on a projector's
+    the way back. One page load: the Slides page by its link (its one round, 10, where
+    it has no round bar), then each page by the navigation's link from the page before,
+    as a student moves between them (the session's round kept, then stepped to the page's
+    first). (Presenter mode's walk is test_browser_presenter's, on a projector's
     windows.)"""
     wide, *narrower = ct.WIDTHS
     page = browser.new_page(viewport={"width": wide, "height": 1000})
@@ -39,9 +43,14 @@ def test_no_chart_text_overlaps_or_is_cut_off_on_any_page(app_server, browser):
                         for line in ct.summary(found))
 
     try:
-        for path, (rounds, _, _) in ct.PAGES.items():
+        for k, path in enumerate(sorted(ct.PAGES, key=lambda path: path != "/slides")):
+            rounds = ct.PAGES[path][0]
             page.set_viewport_size({"width": wide, "height": 1000})
-            check(path, wide, rounds[0], ct.visit(page, app_server.url, path, rounds[0]))
+            if k == 0:
+                check(path, wide, rounds[0], ct.visit(page, app_server.url, path, rounds[0]))
+            else:
+                switch_page(page, title_of(path))
+                check(path, wide, rounds[0], ct.arrive(page, sent, path, rounds[0]))
             for m in rounds[1:]:
                 check(path, wide, m, ct.step(page, sent, path, m))
             for width in narrower:
