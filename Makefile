@@ -72,7 +72,8 @@ browsers:
 # numba's cache first (warm): two processes compiling one function at once could each
 # write their own signature under the same cache entry.
 # --no-loadscope-reorder: the longest files first (tests/conftest.py, LONGEST_FIRST).
-XDIST := -n 2 --dist loadfile --no-loadscope-reorder
+WORKERS ?= 2
+XDIST := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 # apt's chromium and nginx install beside pip's and the engine's compile: the one waits
 # mostly on downloads and the disk, the others mostly on the processors.

@@ -174,14 +174,9 @@ class Profile:
 
     Its HTTP cache keeps Streamlit's and plotly.js's scripts, and V8's compiled code for
     them, from one page to the next; a page then loads in about two thirds of the time of
-    a fresh private one (4 s against 6 s here). Each page is still a Streamlit session of
-    its own, and starts with the site's storage empty, as a first visit does: Streamlit
-    keeps there whether the sidebar was closed, which one test does.
-
-    A test's tab, once the test closes it, is kept for the next test (:class:`_Tab`): a
-    page loaded into a tab that has loaded one costs Chromium 3.5 CPU-s against 5.5 in a
-    new tab (the Tree page, six of each, 2026-11-28: the renderer's process and what it
-    compiled are reused).
+    a fresh private one (4 s against 6 s here). Each tab is still a Streamlit session of
+    its own, and starts with the site's local storage empty, as a first visit does:
+    Streamlit keeps there whether the sidebar was closed, which one test does.
     """
 
     def __init__(self, context):
@@ -191,84 +186,16 @@ class Profile:
         self.elsewhere: list[str] = []
         context.on("request", lambda r: self.elsewhere.append(r.url)
                    if not _here(r.url) else None)
-        self._spare: list = []  # tabs closed by their tests
-        self._tabs: dict = {}  # page -> its _Tab
 
     def new_page(self, viewport: dict | None = None):
-        page = self._spare.pop() if self._spare else _Tab(self).page
+        page = self.context.new_page()
+        page.add_init_script("localStorage.clear()")
         if viewport:
             page.set_viewport_size(viewport)
         return page
 
     def new_cdp_session(self, page):
-        """A CDP session on one of the profile's tabs, detached when its test closes it."""
-        session = self.context.new_cdp_session(page)
-        self._tabs[page].undo.append(session.detach)
-        return session
-
-
-class _Tab:
-    """A tab of a :class:`Profile`. When its test closes it, what the test left on it is
-    undone and the tab goes back to the profile for the next test: the listeners and init
-    scripts the test added, its timeouts and window size, and the site's storage (a tab
-    keeps its session storage from one page to the next). The tab leaves the app for a
-    blank page first, which ends its Streamlit session as closing the tab would. A tab
-    whose requests or WebSocket the test routed, or to which it exposed a function, is
-    closed for good instead (Playwright does not undo a WebSocket's route)."""
-
-    KEPT = ("route", "route_web_socket", "route_from_har", "expose_function",
-            "expose_binding")
-
-    def __init__(self, profile: Profile):
-        self.profile = profile
-        self.page = page = profile.context.new_page()
-        profile._tabs[page] = self
-        page.add_init_script("localStorage.clear()")  # each document: a first visit
-        self.size, self.undo, self.reusable = page.viewport_size, [], True
-        self._on, self._once, self._add = page.on, page.once, page.add_init_script
-        page.on, page.once = self.on, self.once
-        page.add_init_script, page.close = self.add_init_script, self.close
-        for name in self.KEPT:
-            setattr(page, name, self._kept(getattr(page, name)))
-
-    def on(self, event, handler):
-        self._on(event, handler)
-        self.undo.append(lambda: self.page.remove_listener(event, handler))
-
-    def once(self, event, handler):
-        self._once(event, handler)
-        self.undo.append(lambda: self.page.remove_listener(event, handler))
-
-    def add_init_script(self, script=None, *, path=None):
-        added = self._add(script, path=path)
-        self.undo.append(added.close)
-        return added
-
-    def _kept(self, method):
-        def call(*args, **kwargs):
-            self.reusable = False
-            return method(*args, **kwargs)
-        return call
-
-    def close(self, **kwargs):
-        page = self.page
-        if not self.reusable or kwargs:
-            self.profile._tabs.pop(page, None)
-            return type(page).close(page, **kwargs)
-        try:
-            page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); }"
-                          " catch (e) {} }")
-            for step in reversed(self.undo):
-                step()
-            page.goto("about:blank")
-        except Exception:  # a tab the test left broken is not handed on
-            self.profile._tabs.pop(page, None)
-            return type(page).close(page)
-        self.undo.clear()
-        page.set_default_timeout(30_000)
-        page.set_default_navigation_timeout(30_000)
-        page.set_viewport_size(self.size)
-        self.profile._spare.append(page)
+        return self.context.new_cdp_session(page)
 
 
 def _here(url: str) -> bool:
