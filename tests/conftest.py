@@ -30,21 +30,21 @@ from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 
 
 # The test files that take longest, longest first: seconds of test time per file in a
-# clean-clone `bash .ci/run` on 2026-11-28 (run 25; both processes busy throughout):
-# test_browser 253, test_browser_phone 170, test_browser_bindings 129,
-# test_browser_interactive 103, test_chart_text 93, test_browser_presenter 75 (run 24),
-# test_cluster 66, test_browser_notebook 63, test_app 62, test_load 51, test_export 41,
-# test_browser_histogram 40, test_cli 35, test_browser_drawing 30, test_leaf_labels 28,
-# then 20 or less each. pytest-xdist (-n 2 --dist loadfile --no-loadscope-reorder, in the
+# clean-clone `bash .ci/run` on 2026-11-28 (run 27; both processes busy throughout):
+# test_browser 252, test_browser_phone 183, test_browser_bindings 176,
+# test_browser_interactive 108, test_chart_text 100, test_browser_notebook 62,
+# test_cluster 60, test_browser_presenter 55, test_app 55, test_browser_histogram 54,
+# test_load 47, test_cli 32, test_export 30, test_leaf_labels 29, test_browser_drawing 24,
+# then 16 or less each. pytest-xdist (-n 2 --dist loadfile --no-loadscope-reorder, in the
 # Makefile) hands out whole files in the order collected, to whichever process is nearly
 # done; its own order is by the number of tests, which sent a file of two 45 s tests
 # (test_chart_text.py) out last, to run alone while the other process had nothing left.
 # Longest first, the two end together. A file missing from the list only runs later.
 LONGEST_FIRST = ("test_browser.py", "test_browser_phone.py", "test_browser_bindings.py",
                  "test_browser_interactive.py", "test_chart_text.py",
-                 "test_browser_presenter.py", "test_cluster.py", "test_browser_notebook.py",
-                 "test_app.py", "test_load.py", "test_export.py", "test_browser_histogram.py",
-                 "test_cli.py", "test_browser_drawing.py", "test_leaf_labels.py",
+                 "test_browser_notebook.py", "test_cluster.py", "test_browser_presenter.py",
+                 "test_app.py", "test_browser_histogram.py", "test_load.py", "test_cli.py",
+                 "test_export.py", "test_leaf_labels.py", "test_browser_drawing.py",
                  "test_browser_model_alias.py", "test_bindings.py", "test_app_slides.py",
                  "test_lessons.py", "test_formulas.py", "test_warmup.py",
                  "test_figure_json.py", "test_interactive.py", "test_app_leaf_maths.py",
@@ -195,6 +195,7 @@ class Profile:
         return page
 
     def new_cdp_session(self, page):
+        """A CDP session on one of the profile's tabs (the phone's touch events)."""
         return self.context.new_cdp_session(page)
 
 
