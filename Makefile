@@ -69,9 +69,9 @@ browsers:
 
 # The tests run in two processes, one per core (pytest-xdist), a test file at a time, so
 # that a file's fixtures, server and browser are made once; WORKERS=3 was slower (14 min
-# 10 s against 13 min 27 s for `bash .ci/run`, 2026-11-28: the cores were already busy). The engine is compiled into
-# numba's cache first (warm): two processes compiling one function at once could each
-# write their own signature under the same cache entry.
+# 10 s against 13 min 27 s for `bash .ci/run`, 2026-11-28: the cores were already busy).
+# The engine is compiled into numba's cache first (warm): two processes compiling one
+# function at once could each write their own signature under the same cache entry.
 # --no-loadscope-reorder: the longest files first (tests/conftest.py, LONGEST_FIRST).
 WORKERS ?= 2
 XDIST := -n $(WORKERS) --dist loadfile --no-loadscope-reorder

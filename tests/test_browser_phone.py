@@ -4,12 +4,13 @@ phone's context (conftest.py's ``phone``: mobile, touch, scale 2).
 - A link opens its page with the sidebar closed and the chart first; the page links sit
   at the top of the sidebar, and a tap on one opens its page.
 - Every page, presenter mode and the offline lesson file, each opened once (the app's
-  pages in one tab, by the navigation's links but two), at rounds 1 and 10 at both widths (the window resized, the rounds reached with the round bar): no
-  chart text on other text, none cut off, none under 12 px (tests/chart_text.js); every
-  control of the round bar visible and at least 44 x 44 px; the page no wider than the
-  window; a one-finger swipe on a chart (at each width's first round) scrolls the page
-  and leaves every chart's axes as they were; a tap on Next steps in the browser, with
-  no message to the server, to the server's figure (the lesson file's: Python's).
+  pages in one tab, by the navigation's links but two), at rounds 1 and 10 at both
+  widths (the window resized, the rounds reached with the round bar): no chart text on
+  other text, none cut off, none under 12 px (tests/chart_text.js); every control of the
+  round bar visible and at least 44 x 44 px; the page no wider than the window; a
+  one-finger swipe on a chart (at each width's first round) scrolls the page and leaves
+  every chart's axes as they were; a tap on Next steps in the browser, with no message to
+  the server, to the server's figure (the lesson file's: Python's).
 """
 
 from __future__ import annotations
@@ -188,6 +189,11 @@ def test_a_shared_link_opens_its_page_with_the_links_behind_the_sidebar(app_serv
     page.close()
 
 
+# the walk's order: the pages opened by their links, and the rest by the navigation's
+LOADED = ("/slides", "/tree?present=1")
+WALK = ("/slides", *(link for link in LINKS if link not in LOADED), "/tree?present=1")
+
+
 def test_every_page_on_a_phone_and_a_tablet(app_server, phone):
     """Two page loads: the Slides page's link, then each page by the navigation's link from
     the one before, as a student moves between them (the session, its round kept), then
@@ -201,7 +207,7 @@ def test_every_page_on_a_phone_and_a_tablet(app_server, phone):
     for link in WALK:
         page.set_viewport_size(PHONE)
         if link in LOADED:
-            sent = ct.frames_sent(page)  # what this page load sends
+            sent = ct.frames_sent(page)  # what this load sends (WALK begins with one)
             path, _, query = link.partition("?")
             first = ct.PAGES[path][0][0] if link in NO_BAR else 1
             page.goto(f"{app_server.url}{path}?"
@@ -214,11 +220,6 @@ def test_every_page_on_a_phone_and_a_tablet(app_server, phone):
     no_exception(page)
     page.close()
     assert not found, "\n".join(found)
-
-
-# the walk's order: the pages opened by their links, and the rest by the navigation's
-LOADED = ("/slides", "/tree?present=1")
-WALK = ("/slides", *(link for link in LINKS if link not in LOADED), "/tree?present=1")
 
 
 def both_widths(page, cdp, sent, link: str) -> list[str]:
