@@ -102,8 +102,7 @@ def switch_page(page, title: str) -> None:
     """Click the navigation's link to the page ``title`` and wait until that page's run has
     started."""
     follow_link(page, page.get_by_role("link", name=title, exact=True).first)
-    path = "/" if title == "Model" else f"/{title.lower().replace(' ', '_')}"
-    page.wait_for_url(lambda url: urlparse(url).path == path)
+    page.wait_for_url(lambda url: title_of(urlparse(url).path) == title)
 
 
 def title_of(path: str) -> str:
@@ -1002,7 +1001,7 @@ def test_a_three_class_toy_renders_on_every_page(app_server, browser):
             if m == 4:  # a step and a page link at once: the new page opens at the step
                 page.keyboard.press("PageDown")
                 m = 5
-            switch_page(page, path.strip("/").capitalize())
+            switch_page(page, title_of(path))
             wait_ready(page, charts)
         no_exception(page)
         wait_query(page, "data", "blobs")  # the new page's run names its state in the link
