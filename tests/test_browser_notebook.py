@@ -122,11 +122,6 @@ def _write_notebook(path: Path, cells: list[str]):
     nbformat.write(nb, path)
 
 
-def _run_next(page):
-    """Run the selected cell and select the next one (command mode's Shift+Enter)."""
-    page.keyboard.press("Shift+Enter")
-
-
 def widget(page, n: int):
     return page.locator(".explorer-widget").nth(n)
 
@@ -188,26 +183,39 @@ def _kernel_idle(base: str, name: str, seconds: float = 120):
 
 
 def _open(page, base: str, url: str, cells: str):
-    """Open the notebook and run its first cell once its kernel is up (the first cell's
-    prompt then reads [*] or [1]; a run asked before the page had the kernel is asked
-    again)."""
+    """Open the notebook and run its first cell once its kernel is up."""
     page.goto(base + url)
     page.locator(cells).first.wait_for()
     _kernel_idle(base, url.rsplit("/", 1)[1])
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
                            state="attached")
-    prompt = page.locator(cells).first.locator(".jp-InputPrompt")
+    _run_cell(page, cells, 0)
+
+
+def _run_cell(page, cells: str, k: int):
+    """Select cell k, run it, and wait until its prompt shows it ran ([*] or [n], not
+    [ ]). A run asked for is asked again if the prompt did not change: a run asked
+    before the page had the kernel was lost, and on a loaded machine (CI) a click
+    that should have selected the cell once did not run it. Each cell is run once."""
+    prompt = page.locator(cells).nth(k).locator(".jp-InputPrompt")
     for _ in range(10):
         prompt.click()
         page.keyboard.press("Escape")  # command mode
-        _run_next(page)
+        page.keyboard.press("Shift+Enter")  # run it
         try:
             page.wait_for_function("el => !/\\[ \\]/.test(el.textContent)",
                                    arg=prompt.element_handle(), timeout=3000)
             return
         except Exception:  # noqa: BLE001 - not run yet: again
             continue
-    raise RuntimeError("the notebook's first cell would not run")
+    raise RuntimeError(f"the notebook's cell {k} would not run")
+
+
+def sent(page, n: int, m: int):
+    """Wait until widget n has told its kernel round m (the bar tells it once stepping
+    rests, 300 ms after a step's drawing): a cell run before then would race it."""
+    page.wait_for_function("([root, m]) => root.dataset.sent === String(m)",
+                           arg=[widget(page, n).element_handle(), m])
 
 
 CASES = [("iris", "model"), ("sine", "tree")]
@@ -224,8 +232,8 @@ def test_jupyterlab_draws_steps_and_reads_the_round_back(lab, chromium, tmp_path
     page, outside, errors = _page(chromium, base)
     cells = ".jp-Notebook .jp-Cell"
     _open(page, base, "/lab/tree/lab.ipynb", cells)
-    for _ in range(2):
-        _run_next(page)
+    for k in (1, 2):
+        _run_cell(page, cells, k)
     keys = [_cell_output(page, cells, k, "KEY ").split("KEY ")[1].split()[0] for k in (1, 2)]
     for n, (name, view) in enumerate(CASES):
         assert_python_figures(drawn_at(page, n, 1), name, view, keys[n], 1)
@@ -233,18 +241,16 @@ def test_jupyterlab_draws_steps_and_reads_the_round_back(lab, chromium, tmp_path
     for n, (name, view) in enumerate(CASES):  # the bar's next button
         widget(page, n).locator("[data-go=next]").click()
         assert_python_figures(drawn_at(page, n, 2), name, view, keys[n], 2)
-    page.locator(cells).nth(3).locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    _run_next(page)  # w.round = 10 from a cell
+    for n in range(len(CASES)):
+        sent(page, n, 2)
+    _run_cell(page, cells, 3)  # w.round = 10 from a cell
     for n, (name, view) in enumerate(CASES):
         assert_python_figures(drawn_at(page, n, 10), name, view, keys[n], 10)
     page.screenshot(path=tmp_path / "round-10.png")
     widget(page, 0).locator("[data-go=next]").click()  # iris to 11, in the view
     drawn_at(page, 0, 11)
-    page.wait_for_timeout(400)  # the bar's rest (300 ms) sends it
-    page.locator(cells).nth(4).locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    _run_next(page)
+    sent(page, 0, 11)
+    _run_cell(page, cells, 4)
     assert "ROUNDS 11 10" in _cell_output(page, cells, 4, "ROUNDS")
     assert not errors and not outside, (errors, outside)
     page.context.close()
@@ -257,17 +263,15 @@ def test_notebook_7_draws_and_steps_both_ways(lab, chromium):
     page, outside, errors = _page(chromium, base)
     cells = ".jp-Notebook .jp-Cell"
     _open(page, base, "/notebooks/nb7.ipynb", cells)
-    _run_next(page)
+    _run_cell(page, cells, 1)
     key = _cell_output(page, cells, 1, "KEY ").split("KEY ")[1].split()[0]
     assert_python_figures(drawn_at(page, 0, 1), "sine", "model", key, 1)
-    _run_next(page)
+    _run_cell(page, cells, 2)
     assert_python_figures(drawn_at(page, 0, 10), "sine", "model", key, 10)
     widget(page, 0).locator("[data-go=prev]").click()
     drawn_at(page, 0, 9)
-    page.wait_for_timeout(400)
-    page.locator(cells).nth(3).locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    _run_next(page)
+    sent(page, 0, 9)
+    _run_cell(page, cells, 3)
     assert "ROUND 9" in _cell_output(page, cells, 3, "ROUND")
     # Notebook 7.6 itself throws an error or two as it loads, on a notebook with no widget
     # too ("reading 'schema'", "Command 'filebrowser:open-path' not registered"): errors

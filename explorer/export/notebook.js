@@ -132,6 +132,7 @@ async function render({ model, el }) {
     if (name !== "round") return;
     model.set("round", value.m);
     model.save_changes();
+    root.dataset.sent = String(value.m);  // told the kernel (a cell that reads it waits)
   };
   const stepTo = (m) => stepper({ data: { round: m, rounds: spec.rounds, present: spec.present,
                                           seq: -1 }, parentElement: bar, setStateValue });
