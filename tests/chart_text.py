@@ -4,6 +4,7 @@ window widths it is run over."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -136,10 +137,22 @@ def visit(page, base_url: str, path: str, m: int) -> list[dict]:
 
 def arrive(page, sent: list, path: str, m: int) -> list[dict]:
     """The charts of ``path``, just opened by its link in the navigation (the same session:
-    its round is the page before's), checked at round m: as they are if the page is at
-    round m, else after a step there (:func:`step`). ``sent`` is :func:`frames_sent`'s."""
-    settle(page, 0)
-    return checked(page, path, m) if query_round(page) == m else step(page, sent, path, m)
+    its round is the page before's), checked at round m (:func:`reach`). ``sent`` is
+    :func:`frames_sent`'s."""
+    reach(page, sent, path, m)
+    return _checked_at(page, path, m)
+
+
+def step(page, sent: list, path: str, m: int) -> list[dict]:
+    """The page's round bar moved to round m (:func:`move`), and its charts checked."""
+    move(page, sent, path, m)
+    return _checked_at(page, path, m)
+
+
+def _checked_at(page, path: str, m: int) -> list[dict]:
+    found = checked(page, path, m)
+    assert query_round(page) == m, (path, m)  # the link names the round on screen
+    return found
 
 
 def query_round(page) -> int:
@@ -160,24 +173,46 @@ def checked(page, path: str, m: int) -> list[dict]:
     return problems(page)
 
 
-def step(page, sent: list, path: str, m: int) -> list[dict]:
-    """Move the page's round bar to round m, as a drag of its slider does, then wait for
-    the rerun the bar asks for at rest, and check the page's charts. ``sent`` is the
-    page's :func:`frames_sent`."""
+def reach(page, sent: list, path: str, m: int) -> None:
+    """A page just opened by its navigation link, settled, then at round m: as it is if
+    it is there (its round is the page before's), else moved there (:func:`move`)."""
+    settle(page, 0)
+    if query_round(page) != m:
+        move(page, sent, path, m)
+
+
+def move(page, sent: list, path: str, m: int) -> None:
+    """The page's round bar moved to round m (:func:`drag`); then waits until the bar has
+    asked for its rerun at rest (once the round is drawn), and for the run to start.
+    ``sent`` is the page's :func:`frames_sent`."""
     count = len(sent)
-    page.evaluate("""m => {
-        const s = document.querySelector('.explorer-stepper input[type=range]');
-        if (Number(s.value) !== m) { s.value = String(m); s.dispatchEvent(new Event('input')); }
-    }""", m)
-    for _ in range(400):  # the bar asks the server for a rerun once the round is drawn
-        if len(sent) > count:
-            break
-        page.wait_for_timeout(25)
-    assert len(sent) > count, f"{path}: no rerun asked for after the step to round {m}"
+    drag(page, m)
+    until(page, lambda: len(sent) > count,
+          lambda: f"{path}: no rerun asked for after the step to round {m}", seconds=10)
     page.wait_for_timeout(100)
-    found = checked(page, path, m)
-    assert query_round(page) == m, (path, m)  # the link names the round on screen
-    return found
+    page.wait_for_selector(READY, state="attached")
+
+
+# The round bar's slider: the browser's (stepper.js), or Streamlit's where the browser has
+# none (a regression along one input steps through the server).
+SLIDER = ("document.querySelector('.explorer-stepper input[type=range]')"
+          " || document.querySelector('.st-key-round input[type=range]')")
+
+
+def drag(page, m: int) -> None:
+    """The round bar's slider moved to round m, as a drag of it does (if not there)."""
+    page.evaluate(f"""m => {{ const s = {SLIDER};
+        if (Number(s.value) !== m) {{ s.value = String(m); s.dispatchEvent(new Event('input')); }}
+    }}""", m)
+
+
+def until(page, ok, what, seconds: float = 30) -> None:
+    """Poll ``ok()`` every 50 ms, the page's events served meanwhile, until it holds;
+    fail with ``what()`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < deadline, what()
+        page.wait_for_timeout(50)
 
 
 def svg_problems(page, svg: bytes) -> list[dict]:

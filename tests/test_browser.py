@@ -20,7 +20,8 @@ from PIL import Image
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from apptest_helpers import PAGES
-from chart_text import BOUND, frames_sent, now, press, quiet, received, steps_sent
+from chart_text import (BOUND, SLIDER, drag, frames_sent, now, press, quiet, received,
+                        steps_sent, until)
 from export_helpers import png_size
 
 pytestmark = pytest.mark.browser
@@ -116,10 +117,6 @@ def no_exception(page) -> None:
     assert page.locator("[role=dialog]").count() == 0  # e.g. "Page not found"
 
 
-# The round bar: the browser's (stepper.js), or Streamlit's where the browser has none
-# (a regression along one input steps through the server).
-SLIDER = ("document.querySelector('.explorer-stepper input[type=range]')"
-          " || document.querySelector('.st-key-round input[type=range]')")
 NAMES = {"first": "First round", "prev": "Previous round", "next": "Next round",
          "last": "Last round"}
 
@@ -159,10 +156,8 @@ def query(page) -> dict:
 
 
 def wait_query(page, key: str, value: str) -> None:
-    deadline = time.monotonic() + 30
-    while query(page).get(key) != value:
-        assert time.monotonic() < deadline, f"URL never got {key}={value}: {page.url}"
-        page.wait_for_timeout(50)
+    until(page, lambda: query(page).get(key) == value,
+          lambda: f"URL never got {key}={value}: {page.url}")
 
 
 def caption_text(page) -> str:
@@ -253,10 +248,7 @@ class Held:
     def wait(self, page, count: int) -> None:
         """Wait until ``count`` messages are held (a loaded machine draws a step late, and
         the bar sends its round at rest only after the drawing)."""
-        deadline = time.monotonic() + 30
-        while len(self.kept) < count:
-            assert time.monotonic() < deadline, f"{len(self.kept)} of {count} held"
-            page.wait_for_timeout(50)
+        until(page, lambda: len(self.kept) >= count, lambda: f"{len(self.kept)} of {count} held")
 
     def release(self, first: int | None = None) -> int:
         """Send what was held (only the ``first`` few, the rest still held), and hold no
@@ -666,8 +658,7 @@ def go_to(tab: Tab, m: int) -> None:
     if current_round(tab.page) == m:
         return
     before = len(tab.sent)
-    tab.page.evaluate(f"""m => {{ const s = {SLIDER};
-        s.value = String(m); s.dispatchEvent(new Event('input')); }}""", m)
+    drag(tab.page, m)
     wait_sent(tab.page, tab.sent, before + 1)
     settled(tab)
     titles_at_round(tab.page, m)
@@ -676,10 +667,8 @@ def go_to(tab: Tab, m: int) -> None:
 def wait_sent(page, sent: list, count: int) -> None:
     """Wait until the page has sent ``count`` messages, then until the run they ask for
     is over."""
-    deadline = time.monotonic() + 10
-    while len(sent) < count:
-        assert time.monotonic() < deadline, f"only {len(sent)} of {count} messages sent"
-        page.wait_for_timeout(20)
+    until(page, lambda: len(sent) >= count, lambda: f"only {len(sent)} of {count} messages sent",
+          seconds=10)
     page.wait_for_timeout(100)
     wait_ready(page)
 

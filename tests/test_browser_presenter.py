@@ -149,36 +149,17 @@ def test_presenter_mode_fits_a_projector_on_every_page(app_server, browser):
                 page.goto(f"{app_server.url}{path}&present=1&round=1")
             else:
                 switch_page(page, title_of(path))
-                ct.settle(page, 0)
-                if ct.query_round(page) != 1:
-                    _step(page, sent, path, 1)
+                ct.reach(page, sent, path, 1)
             _look(page, path, 1, PROJECTOR, problems, seen)
-            _step(page, sent, path, 10)
+            ct.move(page, sent, path, 10)
             _look(page, path, 10, PROJECTOR, problems, seen)
             page.set_viewport_size(SQUARE)
             _look(page, path, 10, SQUARE, problems, seen)
             # back to the page's first round: round 0 where it draws one (chart_text's)
             first = ct.PAGES[path][0][0] if path in ct.PAGES else 1
-            _step(page, sent, path, first)
+            ct.move(page, sent, path, first)
             _look(page, path, first, SQUARE, problems, seen)
     finally:
         page.close()
     assert len(seen) == 4 * len(FIRST_ROW), seen
     assert not problems, "\n".join(problems)
-
-
-def _step(page, sent: list, path: str, m: int) -> None:
-    """The round bar moved to round m (as a drag of its slider), and the rerun it asks
-    for at rest waited for (chart_text's step, without its check: _look makes it)."""
-    count = len(sent)
-    page.evaluate("""m => {
-        const s = document.querySelector('.explorer-stepper input[type=range]');
-        if (Number(s.value) !== m) { s.value = String(m); s.dispatchEvent(new Event('input')); }
-    }""", m)
-    for _ in range(400):
-        if len(sent) > count:
-            break
-        page.wait_for_timeout(25)
-    assert len(sent) > count, f"{path}: no rerun asked for after the step to round {m}"
-    page.wait_for_timeout(100)
-    page.wait_for_selector(ct.READY, state="attached")
