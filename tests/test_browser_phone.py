@@ -122,14 +122,6 @@ def page_problems(page, cdp, where: str, bar: bool = True, swipe: bool = True) -
     return found + (swipe_problems(page, cdp, where) if swipe else [])
 
 
-def slide(page, m: int) -> None:
-    """The round bar's slider moved to round m, as a drag does."""
-    page.evaluate("""m => {
-        const s = document.querySelector('.explorer-stepper input[type=range]');
-        if (Number(s.value) !== m) { s.value = String(m); s.dispatchEvent(new Event('input')); }
-    }""", m)
-
-
 def tap_next(page, sent, m: int) -> list[dict]:
     """A tap on Next at round m - 1: round m drawn in the browser, with no message to the
     server within the bar's rest where the page's charts follow the round in the browser
@@ -232,7 +224,7 @@ def both_widths(page, cdp, sent, link: str) -> list[str]:
         page.set_viewport_size(size)
         for m in order:
             if bar and page.evaluate(AT) != str(m):
-                slide(page, m)
+                ct.drag(page, m)
                 page.wait_for_function(
                     f"() => ({AT})() === '{m}' && new URLSearchParams(location.search)"
                     f".get('round') === '{m}'")
@@ -283,7 +275,7 @@ def test_the_lesson_file_on_a_phone_and_a_tablet(phone, tmp_path, warm_engine, v
         page.set_viewport_size(size)
         for m in order:
             if page.evaluate(AT) != str(m):
-                slide(page, m)
+                ct.drag(page, m)
             page.wait_for_function("m => document.documentElement.dataset.drawn === String(m)",
                                    arg=m)
             ct.still(page)
