@@ -73,7 +73,7 @@ browsers:
 # The engine is compiled into numba's cache first (warm): two processes compiling one
 # function at once could each write their own signature under the same cache entry.
 # --no-loadscope-reorder: the longest files first (tests/conftest.py, LONGEST_FIRST).
-WORKERS ?= 2
+WORKERS ?= 3
 XDIST := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 # apt's chromium and nginx install beside pip's and the engine's compile: the one waits
