@@ -67,20 +67,25 @@ browsers:
 		fi; \
 	fi
 
-# The tests run in two processes, one per core (pytest-xdist), a test file at a time, so
-# that a file's fixtures, server and browser are made once; WORKERS=3 was slower (14 min
-# 10 s against 13 min 27 s for `bash .ci/run`, 2026-11-28: the cores were already busy).
+# The tests run in three processes on the two cores (pytest-xdist), a test file at a time,
+# so that a file's fixtures, server and browser are made once. A browser test waits on the
+# browser and the server for much of its time, and a third process fills those waits: a
+# clean-clone `bash .ci/run` took 8 min 10 s against 9 min 11 s with two (runs 33 and 32,
+# 2026-11-28 afternoon). That morning, a slower day for this machine, three were slower
+# (14 min 10 s against 13 min 27 s). `make quick`, with no browser, keeps one per core:
+# 59.0-59.6 s against 60.6-61.3 s with three.
 # The engine is compiled into numba's cache first (warm): two processes compiling one
 # function at once could each write their own signature under the same cache entry.
 # --no-loadscope-reorder: the longest files first (tests/conftest.py, LONGEST_FIRST).
 WORKERS ?= 3
-XDIST := -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+QUICK_WORKERS ?= 2
+XDIST = -n $(1) --dist loadfile --no-loadscope-reorder
 
 # apt's chromium and nginx install beside pip's and the engine's compile: the one waits
 # mostly on downloads and the disk, the others mostly on the processors.
 test:
 	$(MAKE) --no-print-directory -j2 browsers test-env
-	$(PY) -m pytest -q $(XDIST) --durations=25
+	$(PY) -m pytest -q $(call XDIST,$(WORKERS)) --durations=25
 
 # What every test needs but the browsers: the app's packages, then the engine compiled
 # beside the dev extra's install: a clean clone reached the tests in 59 s (2026-11-28; the
@@ -91,7 +96,7 @@ test-env: $(VENV)/.app
 
 # Everything but the browser and cluster tests: a quick check while working.
 quick: test-env
-	$(PY) -m pytest -q $(XDIST) -m "not browser and not cluster"
+	$(PY) -m pytest -q $(call XDIST,$(QUICK_WORKERS)) -m "not browser and not cluster"
 
 bench: $(VENV)/.dev
 	$(PY) -m benchmarks.bench_fit

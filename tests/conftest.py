@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 
 # One OpenMP thread per test process, set before numpy, scikit-learn or LightGBM load
-# their OpenMP runtime (it reads this once). The tests run in two processes on two cores;
-# each library's default of a thread per core put four spinning threads on two cores, and
-# an OpenMP thread that waits for a descheduled one spins: HistGradientBoosting's split of
-# 800 points took 18 ms instead of 0.1 ms (test_parity_histogram.py's one-input
+# their OpenMP runtime (it reads this once). The tests run in two or three processes on two
+# cores; each library's default of a thread per core put four spinning threads on two
+# cores, and an OpenMP thread that waits for a descheduled one spins: HistGradientBoosting's
+# split of 800 points took 18 ms instead of 0.1 ms (test_parity_histogram.py's one-input
 # regression: 143 s against 7 s on a busy machine, 7.5 against 0.2 CPU-seconds). The
 # results do not depend on it (xgboost is given one thread by the tests themselves). The
 # app's servers started by the tests inherit it.
@@ -30,27 +30,28 @@ from explorer.process import CHROMIUM, CHROMIUM_ARGS, start_server, stop_process
 
 
 # The test files that take longest, longest first: seconds of test time per file in a
-# clean-clone `bash .ci/run` on 2026-11-28 (run 27; both processes busy throughout):
-# test_browser 252, test_browser_phone 183, test_browser_bindings 176,
-# test_browser_interactive 108, test_chart_text 100, test_browser_notebook 62,
-# test_cluster 60, test_browser_presenter 55, test_app 55, test_browser_histogram 54,
-# test_load 47, test_cli 32, test_export 30, test_leaf_labels 29, test_browser_drawing 24,
-# then 16 or less each. pytest-xdist (-n 2 --dist loadfile --no-loadscope-reorder, in the
-# Makefile) hands out whole files in the order collected, to whichever process is nearly
-# done; its own order is by the number of tests, which sent a file of two 45 s tests
-# (test_chart_text.py) out last, to run alone while the other process had nothing left.
-# Longest first, the two end together. A file missing from the list only runs later.
+# clean-clone `bash .ci/run` on 2026-11-28 (run 33, three processes busy throughout):
+# test_browser 220, test_browser_phone 170, test_browser_bindings 147, test_chart_text 100,
+# test_browser_interactive 77, test_browser_notebook 68, test_browser_presenter 59,
+# test_cluster 57, test_load 42, test_browser_histogram 39, test_leaf_labels 36, test_app 35,
+# test_export 25, test_browser_drawing 23, test_cli 23, test_app_slides 20, then 15 or less
+# each. pytest-xdist (--dist loadfile --no-loadscope-reorder, in the Makefile) hands out
+# whole files in the order collected, to whichever process is nearly done; its own order
+# is by the number of tests, which sent a file of two 45 s tests (test_chart_text.py) out
+# last, to run alone while the other processes had nothing left. Longest first, they end
+# together. A file missing from the list only runs later.
 LONGEST_FIRST = ("test_browser.py", "test_browser_phone.py", "test_browser_bindings.py",
-                 "test_browser_interactive.py", "test_chart_text.py",
-                 "test_browser_notebook.py", "test_cluster.py", "test_browser_presenter.py",
-                 "test_app.py", "test_browser_histogram.py", "test_load.py", "test_cli.py",
-                 "test_export.py", "test_leaf_labels.py", "test_browser_drawing.py",
-                 "test_browser_model_alias.py", "test_bindings.py", "test_app_slides.py",
-                 "test_lessons.py", "test_formulas.py", "test_warmup.py",
-                 "test_figure_json.py", "test_interactive.py", "test_app_leaf_maths.py",
-                 "test_sample_table.py", "test_parity_sklearn_ties.py",
-                 "test_app_histogram.py", "test_app_sweep.py", "test_parity_sklearn.py",
-                 "test_truth_items.py", "test_layers.py")
+                 "test_chart_text.py", "test_browser_interactive.py",
+                 "test_browser_notebook.py", "test_browser_presenter.py", "test_cluster.py",
+                 "test_load.py", "test_browser_histogram.py", "test_leaf_labels.py",
+                 "test_app.py", "test_export.py", "test_browser_drawing.py", "test_cli.py",
+                 "test_app_slides.py", "test_browser_model_alias.py", "test_bindings.py",
+                 "test_lessons.py", "test_formulas.py", "test_interactive.py",
+                 "test_warmup.py", "test_figure_json.py", "test_parity_sklearn_ties.py",
+                 "test_sample_table.py", "test_app_leaf_maths.py", "test_wrap_symbols.py",
+                 "test_controls.py", "test_escaping.py", "test_app_histogram.py",
+                 "test_parity_sklearn.py", "test_truth_items.py", "test_app_sweep.py",
+                 "test_layers.py")
 
 
 def pytest_collection_modifyitems(items):
