@@ -71,7 +71,7 @@ browsers:
 # so that a file's fixtures, server and browser are made once. A browser test waits on the
 # browser and the server for much of its time, and a third process fills those waits: a
 # clean-clone `bash .ci/run` took 8 min 10 s against 9 min 11 s with two (runs 33 and 32,
-# 2026-11-28 afternoon). That morning, a slower day for this machine, three were slower
+# 2026-11-28 afternoon). That morning, with the machine slower, three were slower
 # (14 min 10 s against 13 min 27 s). `make quick`, with no browser, keeps one per core:
 # 59.0-59.6 s against 60.6-61.3 s with three.
 # The engine is compiled into numba's cache first (warm): two processes compiling one
